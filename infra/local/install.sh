@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Install what the local stack needs and is missing; do nothing else.
+#
+# Idempotent and fast on a second run: every step first checks for the file or binary it
+# would produce, so apt and mvn are only called on a machine that lacks something.
+#
+#   ClickHouse  Debian packages clickhouse-server + clickhouse-client (18.16.1)
+#   Kafka       jars from Maven Central via infra/kafka/pom.xml into $STATE_DIR/kafka/libs
+#   Postgres    Debian `postgresql`, only if nothing answers on 5432 and it is not installed
+#   Redis       Debian `redis-server`, only if nothing answers on 6379 and it is not installed
+#
+# Usage: install.sh [component...]   (default: all)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+components=("$@")
+((${#components[@]})) || components=("${ALL_COMPONENTS[@]}")
+check_components "${components[@]}"
+
+install_clickhouse() {
+  if command -v clickhouse-server >/dev/null && command -v clickhouse-client >/dev/null; then
+    return
+  fi
+  apt_install clickhouse-server clickhouse-client
+  # We run ClickHouse as our own process with our own config. Make sure the package's
+  # system service is neither running nor enabled, or it would hold 8123/9000 with
+  # Debian's config (open `default` user, data in /var/lib/clickhouse).
+  if [[ -d /run/systemd/system ]] && command -v systemctl >/dev/null; then
+    systemctl disable --now clickhouse-server >/dev/null 2>&1 || true
+  else
+    # No systemd running (containers, CI): the postinst still enabled the unit and the
+    # sysv script for a later boot; undo both.
+    deb-systemd-helper disable clickhouse-server.service >/dev/null 2>&1 || true
+    update-rc.d clickhouse-server disable >/dev/null 2>&1 || true
+    if [[ -x /etc/init.d/clickhouse-server ]] && pgrep -u clickhouse -x clickhouse-server >/dev/null 2>&1; then
+      /etc/init.d/clickhouse-server stop >/dev/null 2>&1 || true
+    fi
+  fi
+}
+
+install_kafka() {
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  # The marker holds the pom's checksum: editing the pom (e.g. a 3.9.x bump) re-fetches.
+  local pom="$INFRA_DIR/kafka/pom.xml" marker="$KAFKA_LIBS/.pom.sha256" sum
+  sum="$(sha256sum "$pom" | cut -d' ' -f1)"
+  if [[ -f "$marker" && "$(cat "$marker")" == "$sum" ]]; then
+    return
+  fi
+  command -v mvn >/dev/null || apt_install maven
+  log "fetching Kafka jars from Maven Central into $KAFKA_LIBS"
+  rm -rf "$KAFKA_LIBS"
+  mkdir -p "$KAFKA_LIBS"
+  mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" >&2 \
+    || die "mvn could not fetch the Kafka jars (see output above)"
+  echo "$sum" >"$marker"
+}
+
+install_postgres() {
+  # Someone's server already answers (the project's machines run one): use it as is.
+  port_open "$HOST" "$POSTGRES_PORT" && return
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && return
+  apt_install postgresql
+}
+
+install_redis() {
+  port_open "$HOST" "$REDIS_PORT" && return
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null && return
+  apt_install redis-server
+}
+
+for c in "${components[@]}"; do
+  "install_$c"
+done

@@ -1,0 +1,200 @@
+# shellcheck shell=bash
+# Shared helpers for infra/local/*.sh. Sourced, never executed.
+#
+# Everything the local stack writes (Kafka/ClickHouse data, rendered configs, logs, pid
+# files) lives under one state directory, so "reset" is: down.sh, then rm -rf it.
+
+# Paths --------------------------------------------------------------------------------
+INFRA_LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+INFRA_DIR="$(dirname "$INFRA_LOCAL_DIR")"
+REPO_ROOT="$(dirname "$INFRA_DIR")"
+STATE_DIR="${FRAMEDECK_STATE_DIR:-$REPO_ROOT/.state}"
+LOG_DIR="$STATE_DIR/logs"
+PID_DIR="$STATE_DIR/run"   # a pid file here means "the scripts started it, down.sh may stop it"
+
+# Addresses. Everything listens on loopback only; ports overridable for machines where the
+# defaults are taken. For Postgres the port selects which Debian cluster up.sh starts (or
+# creates) when nothing answers there.
+HOST=127.0.0.1
+KAFKA_PORT="${FRAMEDECK_KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${FRAMEDECK_KAFKA_CONTROLLER_PORT:-9093}"
+CLICKHOUSE_HTTP_PORT="${FRAMEDECK_CLICKHOUSE_HTTP_PORT:-8123}"
+CLICKHOUSE_TCP_PORT="${FRAMEDECK_CLICKHOUSE_TCP_PORT:-9000}"
+POSTGRES_PORT="${FRAMEDECK_POSTGRES_PORT:-5432}"
+REDIS_PORT="${FRAMEDECK_REDIS_PORT:-6379}"
+
+# ClickHouse credentials (dev defaults; override in any shared environment).
+CLICKHOUSE_ADMIN_USER=framedeck_admin
+CLICKHOUSE_ADMIN_PASSWORD="${FRAMEDECK_CLICKHOUSE_PASSWORD:-framedeck-admin-dev}"
+CLICKHOUSE_SANDBOX_USER=framedeck_sandbox
+CLICKHOUSE_SANDBOX_PASSWORD="${FRAMEDECK_CLICKHOUSE_SANDBOX_PASSWORD:-framedeck-sandbox-dev}"
+
+KAFKA_LIBS="$STATE_DIR/kafka/libs"
+
+ALL_COMPONENTS=(postgres redis clickhouse kafka)
+
+# Logging ------------------------------------------------------------------------------
+log() { printf '[framedeck] %s\n' "$*" >&2; }
+die() { printf '[framedeck] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Ports and processes ------------------------------------------------------------------
+
+# port_open HOST PORT: true when something accepts TCP connections there. Uses bash's
+# /dev/tcp so it needs no nc/ss; `timeout` keeps a filtered port from hanging us.
+port_open() {
+  timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
+}
+
+pid_file() { printf '%s/%s.pid' "$PID_DIR" "$1"; }
+
+# What each component's process command line contains: a pid file left over from before
+# a reboot may point at an unrelated process, which we must never signal.
+pid_pattern() {
+  case "$1" in
+    postgres) echo 'postgres' ;;
+    redis) echo 'redis-server' ;;
+    clickhouse) echo 'clickhouse-server' ;;
+    kafka) echo 'kafka.Kafka' ;;
+  esac
+}
+
+# pid_of NAME: the pid from NAME's pid file, if that process is alive and is NAME.
+pid_of() {
+  local f pid
+  f="$(pid_file "$1")"
+  [[ -s "$f" ]] || return 1
+  pid="$(head -n1 "$f")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$(pid_pattern "$1")" || return 1
+  echo "$pid"
+}
+
+pid_alive() { pid_of "$1" >/dev/null; }
+
+# wait_for NAME SECONDS LOGFILE CMD...: run CMD every 0.5 s until it succeeds. On timeout,
+# or as soon as the process we started for NAME has died, say which component failed,
+# where its log is, and show the log's tail: "timed out" alone sends people digging.
+wait_for() {
+  local name="$1" seconds="$2" logfile="$3"
+  shift 3
+  local deadline=$((SECONDS + seconds)) why=""
+  until "$@" >/dev/null 2>&1; do
+    if [[ -f "$(pid_file "$name")" ]] && ! pid_alive "$name"; then
+      why="its process exited"
+    elif ((SECONDS >= deadline)); then
+      why="it did not become healthy within ${seconds}s"
+    fi
+    if [[ -n "$why" ]]; then
+      log "$name failed to start: $why. Log: $logfile"
+      if [[ -f "$logfile" ]]; then
+        log "last 30 lines of $logfile:"
+        tail -n 30 "$logfile" >&2
+      fi
+      # Errors from before the server configured its own logging land in its stdout file.
+      if [[ -s "$LOG_DIR/$name.stdout.log" ]]; then
+        log "last 10 lines of $LOG_DIR/$name.stdout.log:"
+        tail -n 10 "$LOG_DIR/$name.stdout.log" >&2
+      fi
+      rm -f "$(pid_file "$name")"
+      die "$name failed to start (log: $logfile)"
+    fi
+    sleep 0.5
+  done
+}
+
+# apt ------------------------------------------------------------------------------------
+APT_UPDATED=0
+
+apt_update_once() {
+  if ((APT_UPDATED == 0)); then
+    log "apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    APT_UPDATED=1
+  fi
+}
+
+# apt_install PKG...: install Debian packages without starting their services.
+# The packages' maintainer scripts would otherwise start the system-wide daemon
+# (e.g. clickhouse-server on 8123/9000 with Debian's config and an open `default` user);
+# we run our own process with our own config instead. policy-rc.d exit 101 is Debian's
+# documented way to say "do not start services" to invoke-rc.d; we only add one when the
+# machine has none and remove it afterwards.
+apt_install() {
+  [[ $EUID -eq 0 ]] || die "installing $* needs root (apt-get); run as root or install them yourself"
+  local pkg need_update=0
+  # An empty or stale package list has no candidate: update first (once per run).
+  for pkg in "$@"; do
+    if ! apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+      need_update=1
+    fi
+  done
+  ((need_update)) && apt_update_once
+
+  local policy=/usr/sbin/policy-rc.d added_policy=0
+  if [[ ! -e "$policy" ]]; then
+    printf '#!/bin/sh\n# temporary, added by FrameDeck infra/local/lib.sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    added_policy=1
+  fi
+  log "apt-get install $*"
+  local rc=0
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || rc=$?
+  if ((rc != 0 && APT_UPDATED == 0)); then
+    # Stale lists give 404s on download: refresh once and retry.
+    apt_update_once
+    rc=0
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || rc=$?
+  fi
+  ((added_policy)) && rm -f "$policy"
+  ((rc == 0)) || die "apt-get install $* failed"
+}
+
+# Component helpers ------------------------------------------------------------------------
+
+# Background a long-running server with its own session (so Ctrl-C in the calling terminal
+# does not reach it) and record its pid. Output goes to OUTFILE.
+start_bg() {
+  local name="$1" outfile="$2"
+  shift 2
+  mkdir -p "$PID_DIR" "$LOG_DIR"
+  setsid "$@" </dev/null >>"$outfile" 2>&1 &
+  echo $! >"$(pid_file "$name")"
+}
+
+clickhouse_ping() {
+  [[ "$(curl -fsS --max-time 2 "http://$HOST:$CLICKHOUSE_HTTP_PORT/ping" 2>/dev/null)" == "Ok." ]]
+}
+
+kafka_java() {
+  java -cp "$KAFKA_LIBS/*" -Dlog4j.configuration="file:$INFRA_DIR/kafka/tools-log4j.properties" "$@"
+}
+
+component_log() {
+  case "$1" in
+    postgres) if [[ -f "$PID_DIR/postgres.cluster" ]]; then
+                printf '/var/log/postgresql/postgresql-%s.log' "$(tr ' ' '-' <"$PID_DIR/postgres.cluster")"
+              else printf -- '-'; fi ;;
+    redis) printf '%s/redis.log' "$LOG_DIR" ;;
+    clickhouse) printf '%s/clickhouse.log' "$LOG_DIR" ;;
+    kafka) printf '%s/kafka.log' "$LOG_DIR" ;;
+  esac
+}
+
+component_port() {
+  case "$1" in
+    postgres) echo "$POSTGRES_PORT" ;;
+    redis) echo "$REDIS_PORT" ;;
+    clickhouse) echo "$CLICKHOUSE_HTTP_PORT" ;;
+    kafka) echo "$KAFKA_PORT" ;;
+  esac
+}
+
+# check_components NAME...: refuse unknown names early with the list of valid ones.
+check_components() {
+  local c ok
+  for c in "$@"; do
+    ok=0
+    for k in "${ALL_COMPONENTS[@]}"; do [[ "$c" == "$k" ]] && ok=1; done
+    ((ok)) || die "unknown component '$c' (known: ${ALL_COMPONENTS[*]})"
+  done
+}

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Start the local stack: Postgres, Redis, ClickHouse, Kafka (or only the ones named).
+#
+#   up.sh [postgres|redis|clickhouse|kafka ...]
+#
+# - Runs install.sh first (fast no-op when everything is installed).
+# - A component whose port already answers is reused as is ("reusing"): the project's
+#   machines already run Postgres and Redis, and a second up.sh must not start duplicates.
+# - Otherwise it is started in the background; only then does it get a pid file in
+#   $PID_DIR, which is what lets down.sh stop it (and only it) later.
+# - Returns once every component is healthy, or fails naming the component and its log.
+#
+# Kafka topics are NOT created here: the app's migrate command creates them with KafkaJS
+# from the typed config (partitions, retention), so there is one source of truth for them.
+# ClickHouse tables likewise come from the app's migrations in clickhouse/.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+components=("$@")
+((${#components[@]})) || components=("${ALL_COMPONENTS[@]}")
+check_components "${components[@]}"
+
+bash "$INFRA_LOCAL_DIR/install.sh" "${components[@]}"
+mkdir -p "$LOG_DIR" "$PID_DIR"
+
+# Components started in this run; they are waited for after all were launched, so the
+# JVM and ClickHouse start-ups overlap.
+started=()
+
+# "reusing" / "already running": shared by all components.
+# Returns 0 when the component is already up (nothing to start).
+already_up() {
+  local name="$1" port="$2" pid
+  port_open "$HOST" "$port" || return 1
+  if pid="$(pid_of "$name")"; then
+    log "$name: already running (started by these scripts, pid $pid) on $HOST:$port"
+  else
+    log "$name: reusing the server already listening on $HOST:$port"
+  fi
+  return 0
+}
+
+# Postgres -----------------------------------------------------------------------------
+
+# Debian's cluster for our port, as "VERSION NAME", creating one if the package has none.
+postgres_cluster() {
+  local line
+  line="$(pg_lsclusters -h 2>/dev/null | awk -v p="$POSTGRES_PORT" '$3 == p {print $1, $2; exit}')"
+  if [[ -z "$line" ]]; then
+    # Normally the package created 15/main on 5432; this only runs when no cluster uses
+    # our port (FRAMEDECK_POSTGRES_PORT elsewhere, or main was dropped).
+    local ver name=main
+    ver="$(ls /usr/lib/postgresql | sort -n | tail -n1)"
+    [[ -d "/etc/postgresql/$ver/main" ]] && name=framedeck
+    log "postgres: creating cluster $ver/$name on port $POSTGRES_PORT"
+    pg_createcluster --port "$POSTGRES_PORT" "$ver" "$name" >&2
+    line="$ver $name"
+  fi
+  echo "$line"
+}
+
+start_postgres() {
+  already_up postgres "$POSTGRES_PORT" && return
+  local ver name datadir
+  read -r ver name < <(postgres_cluster)
+  log "postgres: starting Debian cluster $ver/$name"
+  # --skip-systemctl-redirect: start it directly, with or without systemd as PID 1.
+  pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" start
+  datadir="$(pg_lsclusters -h | awk -v v="$ver" -v n="$name" '$1 == v && $2 == n {print $6}')"
+  head -n1 "$datadir/postmaster.pid" >"$(pid_file postgres)"
+  echo "$ver $name" >"$PID_DIR/postgres.cluster"
+  started+=(postgres)
+}
+
+wait_postgres() {
+  wait_for postgres 30 "$(component_log postgres)" pg_isready -q -h "$HOST" -p "$POSTGRES_PORT"
+  # The app's default URL is postgres://postgres:postgres@127.0.0.1:5432/framedeck and
+  # Debian's pg_hba asks for a password over TCP: give the superuser that dev password.
+  # Only on a server we started (a reused one is someone else's to configure).
+  runuser -u postgres -- psql -qX -p "$POSTGRES_PORT" -c "ALTER USER postgres PASSWORD 'postgres'" >/dev/null
+}
+
+# Create the app's database if it is missing (works on reused servers too when the dev
+# credentials are accepted; otherwise the app's migrate step reports the problem).
+ensure_postgres_database() {
+  command -v psql >/dev/null || return 0
+  local url="postgresql://postgres:postgres@$HOST:$POSTGRES_PORT/postgres"
+  if ! psql -qAtX "$url" -c "SELECT 1 FROM pg_database WHERE datname = 'framedeck'" 2>/dev/null | grep -q 1; then
+    if psql -qAtX "$url" -c 'CREATE DATABASE framedeck' >/dev/null 2>&1; then
+      log "postgres: created database framedeck"
+    else
+      log "postgres: WARNING could not check/create database framedeck as postgres/postgres"
+    fi
+  fi
+}
+
+# Redis --------------------------------------------------------------------------------
+
+start_redis() {
+  already_up redis "$REDIS_PORT" && return
+  log "redis: starting on $HOST:$REDIS_PORT"
+  mkdir -p "$STATE_DIR/redis"
+  # Pure cache and rate-limit windows: no persistence (--save "" --appendonly no).
+  # Redis daemonizes itself and writes the pid file.
+  redis-server --daemonize yes --bind "$HOST" --port "$REDIS_PORT" --save "" --appendonly no \
+    --dir "$STATE_DIR/redis" --pidfile "$(pid_file redis)" --logfile "$LOG_DIR/redis.log"
+  started+=(redis)
+}
+
+redis_ping() { [[ "$(redis-cli -h "$HOST" -p "$REDIS_PORT" ping 2>/dev/null)" == "PONG" ]]; }
+
+wait_redis() {
+  wait_for redis 20 "$LOG_DIR/redis.log" redis_ping
+}
+
+# ClickHouse ---------------------------------------------------------------------------
+
+CH_DIR="$STATE_DIR/clickhouse"
+
+render_clickhouse_config() {
+  mkdir -p "$CH_DIR/etc" "$CH_DIR/data/tmp" "$CH_DIR/data/user_files" "$CH_DIR/data/format_schemas"
+  sed -e "s|@DATA_DIR@|$CH_DIR/data|g" -e "s|@LOG_DIR@|$LOG_DIR|g" \
+      -e "s|@HTTP_PORT@|$CLICKHOUSE_HTTP_PORT|g" -e "s|@TCP_PORT@|$CLICKHOUSE_TCP_PORT|g" \
+      "$INFRA_DIR/clickhouse/config.xml" >"$CH_DIR/etc/config.xml"
+  # Passwords are stored as SHA-256, never in clear, and the file is private.
+  local admin_sha sandbox_sha
+  admin_sha="$(printf '%s' "$CLICKHOUSE_ADMIN_PASSWORD" | sha256sum | cut -d' ' -f1)"
+  sandbox_sha="$(printf '%s' "$CLICKHOUSE_SANDBOX_PASSWORD" | sha256sum | cut -d' ' -f1)"
+  (
+    umask 077
+    sed -e "s|@ADMIN_PASSWORD_SHA256@|$admin_sha|g" -e "s|@SANDBOX_PASSWORD_SHA256@|$sandbox_sha|g" \
+      "$INFRA_DIR/clickhouse/users.xml" >"$CH_DIR/etc/users.xml.tmp"
+  )
+  # Replace atomically: a running server reloads users.xml when it changes.
+  mv -f "$CH_DIR/etc/users.xml.tmp" "$CH_DIR/etc/users.xml"
+}
+
+clickhouse_admin_ok() {
+  [[ "$(curl -fsS --max-time 5 -u "$CLICKHOUSE_ADMIN_USER:$CLICKHOUSE_ADMIN_PASSWORD" \
+        "http://$HOST:$CLICKHOUSE_HTTP_PORT/" --data-binary 'SELECT 1' 2>/dev/null)" == "1" ]]
+}
+
+start_clickhouse() {
+  if already_up clickhouse "$CLICKHOUSE_HTTP_PORT"; then
+    # A reused server that is not ours (e.g. Debian's own service) lacks our users.
+    clickhouse_admin_ok || log "clickhouse: WARNING $CLICKHOUSE_ADMIN_USER cannot log in on port $CLICKHOUSE_HTTP_PORT; is that server started with infra/clickhouse/*.xml?"
+    return
+  fi
+  if pid_alive clickhouse; then
+    # Launched by an earlier up.sh and still starting: just wait for it.
+    started+=(clickhouse)
+    return
+  fi
+  render_clickhouse_config
+  log "clickhouse: starting on $HOST:$CLICKHOUSE_HTTP_PORT (http) / $CLICKHOUSE_TCP_PORT (native)"
+  start_bg clickhouse "$LOG_DIR/clickhouse.stdout.log" \
+    clickhouse-server --config-file="$CH_DIR/etc/config.xml"
+  started+=(clickhouse)
+}
+
+wait_clickhouse() {
+  wait_for clickhouse 60 "$LOG_DIR/clickhouse.err.log" clickhouse_ping
+  clickhouse_admin_ok || die "clickhouse: up, but $CLICKHOUSE_ADMIN_USER cannot log in (see $LOG_DIR/clickhouse.log)"
+}
+
+# Kafka --------------------------------------------------------------------------------
+
+KAFKA_DIR="$STATE_DIR/kafka"
+KAFKA_LOG_OFFSET=0
+
+start_kafka() {
+  already_up kafka "$KAFKA_PORT" && return
+  if pid_alive kafka; then
+    started+=(kafka)
+    return
+  fi
+  mkdir -p "$KAFKA_DIR/data"
+  sed -e "s|@DATA_DIR@|$KAFKA_DIR/data|g" -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
+      -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+      "$INFRA_DIR/kafka/server.properties" >"$KAFKA_DIR/server.properties"
+
+  # KRaft storage is formatted exactly once, with a cluster id kept in the state dir;
+  # meta.properties in the data dir is what the broker itself checks.
+  if [[ ! -f "$KAFKA_DIR/data/meta.properties" ]]; then
+    if [[ ! -s "$KAFKA_DIR/cluster.id" ]]; then
+      kafka_java kafka.tools.StorageTool random-uuid >"$KAFKA_DIR/cluster.id"
+    fi
+    log "kafka: formatting storage (cluster id $(cat "$KAFKA_DIR/cluster.id"))"
+    kafka_java kafka.tools.StorageTool format -t "$(cat "$KAFKA_DIR/cluster.id")" \
+      -c "$KAFKA_DIR/server.properties" >/dev/null
+  fi
+
+  # Only a "started" line written after this point counts (the log survives restarts).
+  KAFKA_LOG_OFFSET="$(stat -c %s "$LOG_DIR/kafka.log" 2>/dev/null || echo 0)"
+  log "kafka: starting on $HOST:$KAFKA_PORT (controller $HOST:$KAFKA_CONTROLLER_PORT)"
+  start_bg kafka "$LOG_DIR/kafka.stdout.log" \
+    java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
+      -Dkafka.logs.dir="$LOG_DIR" \
+      -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j.properties" \
+      -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_DIR/server.properties"
+  started+=(kafka)
+}
+
+# Healthy = the broker logged that it finished starting (it has joined its own quorum and
+# serves metadata) and the client port accepts connections.
+kafka_ready() {
+  port_open "$HOST" "$KAFKA_PORT" || return 1
+  local size
+  size="$(stat -c %s "$LOG_DIR/kafka.log" 2>/dev/null || echo 0)"
+  ((size >= KAFKA_LOG_OFFSET)) || KAFKA_LOG_OFFSET=0 # rotated meanwhile
+  tail -c +"$((KAFKA_LOG_OFFSET + 1))" "$LOG_DIR/kafka.log" 2>/dev/null | grep -q 'Kafka Server started'
+}
+
+wait_kafka() {
+  wait_for kafka 90 "$LOG_DIR/kafka.log" kafka_ready
+}
+
+# Main ---------------------------------------------------------------------------------
+
+for c in "${components[@]}"; do
+  "start_$c"
+done
+for c in "${started[@]}"; do
+  "wait_$c"
+  log "$c: up (started by these scripts, log $(component_log "$c"))"
+done
+if [[ " ${components[*]} " == *" postgres "* ]]; then
+  ensure_postgres_database
+fi
+log "ready: ${components[*]} (status: bash infra/local/status.sh)"
