@@ -1,0 +1,2 @@
+export { ConfigError, collectSections, env, readEnv, type Env } from './env.js';
+export * from './sections.js';

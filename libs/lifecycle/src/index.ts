@@ -1,0 +1,10 @@
+export { runMain } from './run-main.js';
+export { Shutdown } from './shutdown.js';
+export {
+  checkReadiness,
+  closeServer,
+  serveHealth,
+  startHealthServer,
+  type HealthChecks,
+  type ReadinessReport,
+} from './health.js';

@@ -1,0 +1,29 @@
+import { createAdminClient } from '@framedeck/clickhouse';
+import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
+import { createLogger } from '@framedeck/logging';
+import { createPool } from '@framedeck/postgres';
+import { loadEvaluatorConfig } from './config.js';
+
+runMain('alert-evaluator', async () => {
+  const config = loadEvaluatorConfig();
+  const logger = createLogger('alert-evaluator', config.logging.level);
+  const pool = createPool(config.postgres);
+  const clickhouse = createAdminClient(config.clickhouse);
+
+  const shutdown = new Shutdown(logger).exitOnSignals();
+  const health = await startHealthServer({
+    ...config.health,
+    isShuttingDown: () => shutdown.started,
+    checks: {
+      postgres: () => pool.query('SELECT 1'),
+      clickhouse: async () => {
+        if (!(await clickhouse.ping()).success) throw new Error('ping failed');
+      },
+    },
+  });
+  shutdown
+    .add('stop health server', () => closeServer(health))
+    .add('close clickhouse', () => clickhouse.close())
+    .add('close postgres', () => pool.end());
+  logger.info({ health: `http://${config.health.host}:${config.health.port}` }, 'alert evaluator started');
+});

@@ -1,0 +1,36 @@
+import { createAdminClient } from '@framedeck/clickhouse';
+import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
+import { createLogger } from '@framedeck/logging';
+import { createPool } from '@framedeck/postgres';
+import { createRedisClient } from '@framedeck/redis';
+import { buildApp } from './app.js';
+import { loadApiConfig } from './config.js';
+
+runMain('api', async () => {
+  const config = loadApiConfig();
+  const logger = createLogger('api', config.logging.level);
+  const pool = createPool(config.postgres);
+  const redis = createRedisClient(config.redis);
+  const clickhouse = createAdminClient(config.clickhouse);
+
+  const shutdown = new Shutdown(logger).exitOnSignals();
+  const app = buildApp({
+    logger,
+    isShuttingDown: () => shutdown.started,
+    checks: {
+      postgres: () => pool.query('SELECT 1'),
+      redis: () => redis.ping(),
+      clickhouse: async () => {
+        if (!(await clickhouse.ping()).success) throw new Error('ping failed');
+      },
+    },
+  });
+  const server = app.listen(config.listen.port, config.listen.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  shutdown
+    .add('stop accepting requests', () => closeServer(server))
+    .add('close clickhouse', () => clickhouse.close())
+    .add('close redis', () => redis.quit())
+    .add('close postgres', () => pool.end());
+  logger.info({ address: config.addresses.appOrigin }, 'api listening');
+});

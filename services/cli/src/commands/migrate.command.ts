@@ -1,0 +1,22 @@
+import { createAdminClient, ensureClickHouseDatabase, migrateClickHouse } from '@framedeck/clickhouse';
+import { createKafka, ensureTopics } from '@framedeck/kafka';
+import type { Logger } from '@framedeck/logging';
+import { createPool, ensureDatabase, migratePostgres } from '@framedeck/postgres';
+import type { CliConfig } from '../config.js';
+
+type Applied = { applied: string[]; skipped: string[] };
+export type MigrateReport = { postgres: Applied; clickhouse: Applied; kafka: { created: string[] } };
+
+/** Brings Postgres, ClickHouse and Kafka to the schema this code expects. Idempotent. */
+export async function migrateAll(config: CliConfig, logger: Logger): Promise<MigrateReport> {
+  await ensureDatabase(config.postgres.url);
+  const pool = createPool(config.postgres);
+  const postgres = await migratePostgres(pool).finally(() => pool.end());
+
+  await ensureClickHouseDatabase(config.clickhouse);
+  const clickhouseClient = createAdminClient(config.clickhouse);
+  const clickhouse = await migrateClickHouse(clickhouseClient).finally(() => clickhouseClient.close());
+
+  const kafka = await ensureTopics(createKafka(config.kafka, logger, '-migrate'), config.kafka);
+  return { postgres, clickhouse, kafka };
+}

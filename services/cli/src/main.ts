@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@framedeck/config';
+import { createLogger } from '@framedeck/logging';
+import { bootstrap, createProject, parsePlan, UsageError } from './commands/accounts.command.js';
+import { migrateAll } from './commands/migrate.command.js';
+import { loadCliConfig } from './config.js';
+
+const USAGE = `Usage: framedeck <command> [options]
+
+Commands:
+  migrate [--json]                                  apply Postgres and ClickHouse migrations, create Kafka topics
+  bootstrap [--plan free|pro|enterprise] [--json]   create a tenant, a user, a project and its API keys
+  project create --tenant <id> --name <name> [--json]
+                                                    add a project (with an ingest and a full key) to a tenant
+
+Configuration comes from FRAMEDECK_* environment variables (see README.md).`;
+
+/** Entry point; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      plan: { type: 'string' },
+      tenant: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: false,
+  });
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    const config = loadCliConfig();
+    const logger = createLogger('cli', config.logging.level);
+    const print = (result: unknown, human: string) =>
+      console.log(values.json ? JSON.stringify(result) : human);
+    switch (command) {
+      case 'migrate': {
+        const report = await migrateAll(config, logger);
+        print(
+          report,
+          `postgres: ${report.postgres.applied.length} applied, ${report.postgres.skipped.length} already applied\n` +
+            `clickhouse: ${report.clickhouse.applied.length} applied, ${report.clickhouse.skipped.length} already applied\n` +
+            `kafka topics created: ${report.kafka.created.join(', ') || 'none (all present)'}`,
+        );
+        return 0;
+      }
+      case 'bootstrap': {
+        const result = await bootstrap(config, { plan: parsePlan(values.plan as string | undefined) });
+        print(result, JSON.stringify(result, null, 2));
+        return 0;
+      }
+      case 'project': {
+        if (sub !== 'create') throw new UsageError('did you mean: framedeck project create --tenant <id> --name <name>');
+        if (typeof values.tenant !== 'string' || typeof values.name !== 'string') {
+          throw new UsageError('project create needs --tenant <id> and --name <name>');
+        }
+        const result = await createProject(config, { tenantId: values.tenant, name: values.name });
+        print(result, JSON.stringify(result, null, 2));
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command: ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`framedeck: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      console.error(`framedeck: ${error.message}`);
+      return 78; // EX_CONFIG
+    }
+    console.error(`framedeck: ${(error as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,42 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { TEST_ENV } from './tests/support/test-env.js';
+
+// Tests import workspace libraries by package name; point those names at the TypeScript
+// sources so tests never run against a stale build.
+const libsDir = fileURLToPath(new URL('./libs/', import.meta.url));
+const alias = readdirSync(libsDir).map((name) => ({
+  find: new RegExp(`^@framedeck/${name}$`),
+  replacement: `${libsDir}${name}/src/index.ts`,
+}));
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/**/*.test.ts', 'libs/*/src/**/*.integration.test.ts', 'services/*/src/**/*.integration.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          env: TEST_ENV,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Integration files share the real stack; running two at once on 2 cores only adds noise.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
