@@ -13,6 +13,7 @@ components=("$@")
 # Reverse start order: Kafka and ClickHouse first, the stores the services use last.
 ((${#components[@]})) || components=(kafka clickhouse redis postgres)
 check_components "${components[@]}"
+lock_state
 
 stop_component() {
   local name="$1" pid

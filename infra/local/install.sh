@@ -50,8 +50,13 @@ install_kafka() {
   log "fetching Kafka jars from Maven Central into $KAFKA_LIBS"
   rm -rf "$KAFKA_LIBS"
   mkdir -p "$KAFKA_LIBS"
-  mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" >&2 \
-    || die "mvn could not fetch the Kafka jars (see output above)"
+  # Maven's output goes to a file and is shown only on failure (it is noise otherwise).
+  mkdir -p "$LOG_DIR"
+  if ! mvn -q -B -f "$pom" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" \
+      >"$LOG_DIR/mvn-kafka.log" 2>&1; then
+    tail -n 40 "$LOG_DIR/mvn-kafka.log" >&2
+    die "mvn could not fetch the Kafka jars (full output: $LOG_DIR/mvn-kafka.log)"
+  fi
   echo "$sum" >"$marker"
 }
 

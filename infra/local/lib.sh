@@ -123,10 +123,11 @@ apt_install() {
   [[ $EUID -eq 0 ]] || die "installing $* needs root (apt-get); run as root or install them yourself"
   local pkg need_update=0
   # An empty or stale package list has no candidate: update first (once per run).
+  # (Output captured first: `apt-cache | grep -q` under pipefail fails on SIGPIPE.)
+  local policy_out
   for pkg in "$@"; do
-    if ! apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-      need_update=1
-    fi
+    policy_out="$(apt-cache policy "$pkg" 2>/dev/null || true)"
+    [[ "$policy_out" == *"Candidate: "[0-9]* ]] || need_update=1
   done
   ((need_update)) && apt_update_once
 
@@ -149,6 +150,16 @@ apt_install() {
   ((rc == 0)) || die "apt-get install $* failed"
 }
 
+# lock_state: serialize up.sh/down.sh runs on one state dir (e.g. parallel test runners
+# calling up.sh at once would otherwise both start a Kafka). Held until the script exits.
+lock_state() {
+  mkdir -p "$STATE_DIR"
+  exec 9>"$STATE_DIR/.lock"
+  if ! flock -w 120 9; then
+    die "another up.sh/down.sh holds $STATE_DIR/.lock for over 120 s"
+  fi
+}
+
 # Component helpers ------------------------------------------------------------------------
 
 # Background a long-running server with its own session (so Ctrl-C in the calling terminal
@@ -157,7 +168,8 @@ start_bg() {
   local name="$1" outfile="$2"
   shift 2
   mkdir -p "$PID_DIR" "$LOG_DIR"
-  setsid "$@" </dev/null >>"$outfile" 2>&1 &
+  # 9>&-: the server must not inherit the state lock (it would hold it for its lifetime).
+  setsid "$@" </dev/null >>"$outfile" 2>&1 9>&- &
   echo $! >"$(pid_file "$name")"
 }
 

@@ -19,6 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 components=("$@")
 ((${#components[@]})) || components=("${ALL_COMPONENTS[@]}")
 check_components "${components[@]}"
+lock_state
 
 bash "$INFRA_LOCAL_DIR/install.sh" "${components[@]}"
 mkdir -p "$LOG_DIR" "$PID_DIR"
@@ -65,7 +66,7 @@ start_postgres() {
   read -r ver name < <(postgres_cluster)
   log "postgres: starting Debian cluster $ver/$name"
   # --skip-systemctl-redirect: start it directly, with or without systemd as PID 1.
-  pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" start
+  pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" start 9>&-
   datadir="$(pg_lsclusters -h | awk -v v="$ver" -v n="$name" '$1 == v && $2 == n {print $6}')"
   head -n1 "$datadir/postmaster.pid" >"$(pid_file postgres)"
   echo "$ver $name" >"$PID_DIR/postgres.cluster"
@@ -103,7 +104,7 @@ start_redis() {
   # Pure cache and rate-limit windows: no persistence (--save "" --appendonly no).
   # Redis daemonizes itself and writes the pid file.
   redis-server --daemonize yes --bind "$HOST" --port "$REDIS_PORT" --save "" --appendonly no \
-    --dir "$STATE_DIR/redis" --pidfile "$(pid_file redis)" --logfile "$LOG_DIR/redis.log"
+    --dir "$STATE_DIR/redis" --pidfile "$(pid_file redis)" --logfile "$LOG_DIR/redis.log" 9>&-
   started+=(redis)
 }
 
