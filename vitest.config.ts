@@ -27,7 +27,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['tests/**/*.test.ts', 'libs/*/src/**/*.integration.test.ts', 'services/*/src/**/*.integration.test.ts'],
+          include: [
+            'tests/**/*.test.ts',
+            'libs/*/src/**/*.integration.test.ts',
+            'services/*/src/**/*.integration.test.ts',
+          ],
           exclude: ['**/node_modules/**', '**/dist/**'],
           globalSetup: ['tests/support/global-setup.ts'],
           env: TEST_ENV,

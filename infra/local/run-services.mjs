@@ -60,11 +60,12 @@ async function stopAll() {
   stopping = true;
   console.error('[framedeck] stopping services');
   const exits = [...children.values()].map(
-    (child) => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-    }),
+    (child) =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
   );
   await Promise.all(exits);
 }
@@ -76,10 +77,14 @@ function demoTenant() {
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     if (saved.databaseUrl === (process.env.FRAMEDECK_POSTGRES_URL ?? 'default')) return { ...saved, reused: true };
   }
-  const output = execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, 'bootstrap', '--plan', 'pro', '--json'], {
-    env: process.env,
-    encoding: 'utf8',
-  });
+  const output = execFileSync(
+    process.execPath,
+    [`${root}services/cli/bin/framedeck.js`, 'bootstrap', '--plan', 'pro', '--json'],
+    {
+      env: process.env,
+      encoding: 'utf8',
+    },
+  );
   const demo = { ...JSON.parse(output), databaseUrl: process.env.FRAMEDECK_POSTGRES_URL ?? 'default' };
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return { ...demo, reused: false };

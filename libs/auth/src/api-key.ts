@@ -28,7 +28,7 @@ export function hashApiKey(raw: string): Buffer {
  * NOTE: passing it means nothing about validity; only the hash lookup decides.
  */
 export function looksLikeApiKey(raw: string | undefined): raw is string {
-  return typeof raw === 'string' && raw.length >= 16 && raw.length <= 128 && /^[A-Za-z0-9_\-]+$/.test(raw);
+  return typeof raw === 'string' && raw.length >= 16 && raw.length <= 128 && /^[A-Za-z0-9_-]+$/.test(raw);
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {

@@ -6,13 +6,7 @@
  * - resources:write   maps, content, alerts, keys
  * - data:admin        raw SQL, export, player-data erasure
  */
-export const SCOPES = [
-  'events:write',
-  'events:synthetic',
-  'analytics:read',
-  'resources:write',
-  'data:admin',
-] as const;
+export const SCOPES = ['events:write', 'events:synthetic', 'analytics:read', 'resources:write', 'data:admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** OAuth tokens can only ever carry these (spec: Authentication, item 7). */

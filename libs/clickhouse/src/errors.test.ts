@@ -14,7 +14,9 @@ describe('parseClickHouseError', () => {
   it('parses the modern form', () => {
     expect(
       parseClickHouseError(
-        new Error("Code: 62. DB::Exception: Syntax error: failed at position 8 ('FORM'). (SYNTAX_ERROR) (version 24.3.1.1)"),
+        new Error(
+          "Code: 62. DB::Exception: Syntax error: failed at position 8 ('FORM'). (SYNTAX_ERROR) (version 24.3.1.1)",
+        ),
       ),
     ).toEqual({ code: 62, message: "Syntax error: failed at position 8 ('FORM'). (SYNTAX_ERROR)" });
   });

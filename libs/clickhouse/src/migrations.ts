@@ -33,7 +33,10 @@ export async function migrateClickHouse(
             ENGINE = ReplacingMergeTree() ORDER BY name`,
   });
   const recordedRows = await (
-    await client.query({ query: 'SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name', format: 'JSONEachRow' })
+    await client.query({
+      query: 'SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name',
+      format: 'JSONEachRow',
+    })
   ).json<{ name: string; checksum: string }>();
   const recorded = new Map(recordedRows.map((r) => [r.name, r.checksum]));
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();

@@ -13,7 +13,9 @@ const fragment = (text: string): SqlFragment => ({ text }) as SqlFragment;
 export type SqlValue = string | number | bigint | boolean | Date | null | SqlFragment | readonly SqlValue[];
 
 function isFragment(value: unknown): value is SqlFragment {
-  return typeof value === 'object' && value !== null && 'text' in value && !Array.isArray(value) && !(value instanceof Date);
+  return (
+    typeof value === 'object' && value !== null && 'text' in value && !Array.isArray(value) && !(value instanceof Date)
+  );
 }
 
 /** A quoted string literal: backslash and quote escaped, control bytes as escapes. */
@@ -66,7 +68,12 @@ export function identifier(name: string): SqlFragment {
   if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) || name.length > 128) {
     throw new TypeError(`not a plain identifier: ${JSON.stringify(name)}`);
   }
-  return fragment(name.split('.').map((part) => `\`${part}\``).join('.'));
+  return fragment(
+    name
+      .split('.')
+      .map((part) => `\`${part}\``)
+      .join('.'),
+  );
 }
 
 /**

@@ -31,9 +31,7 @@ export function readEnv<S extends z.ZodRawShape>(shape: S, env: Env): z.infer<z.
     result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '(environment)');
       const given = present[name];
-      return given === undefined
-        ? `${name}: ${issue.message}`
-        : `${name}=${redact(name, given)}: ${issue.message}`;
+      return given === undefined ? `${name}: ${issue.message}` : `${name}=${redact(name, given)}: ${issue.message}`;
     }),
   );
 }
@@ -88,7 +86,12 @@ export const env = {
   list: (fallback: string[]) =>
     z
       .string()
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().min(1)).min(1))
       .default(fallback),
 };

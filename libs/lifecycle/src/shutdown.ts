@@ -40,10 +40,7 @@ export class Shutdown {
         await Promise.race([
           Promise.resolve().then(step.run),
           new Promise((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error(`timed out after ${this.stepTimeoutMs} ms`)),
-              this.stepTimeoutMs,
-            );
+            timer = setTimeout(() => reject(new Error(`timed out after ${this.stepTimeoutMs} ms`)), this.stepTimeoutMs);
           }),
         ]);
       } catch (error) {

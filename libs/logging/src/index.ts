@@ -13,13 +13,7 @@ export function createLogger(service: string, level: LoggerOptions['level'] = 'i
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: [
-        'req.headers["x-api-key"]',
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.password',
-        '*.apiKey',
-      ],
+      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.password', '*.apiKey'],
       censor: '[redacted]',
     },
   });

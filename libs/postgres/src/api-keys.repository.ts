@@ -40,7 +40,14 @@ export async function findActiveKeyByHash(db: Queryable, keyHash: Buffer): Promi
 
 export async function insertApiKey(
   db: Queryable,
-  input: { projectId: string; name: string; preset: string; scopes: readonly string[]; keyHash: Buffer; displayPrefix: string },
+  input: {
+    projectId: string;
+    name: string;
+    preset: string;
+    scopes: readonly string[];
+    keyHash: Buffer;
+    displayPrefix: string;
+  },
 ): Promise<ApiKeyListing> {
   const { rows } = await db.query<ApiKeyListing>(
     `INSERT INTO api_keys (project_id, name, preset, scopes, key_hash, display_prefix)

@@ -109,8 +109,7 @@ export const problems = {
   conflict: (detail: string) => new ApiProblem(409, detail),
   tooLarge: (detail: string) => new ApiProblem(413, detail),
   unsupportedMediaType: (detail: string) => new ApiProblem(415, detail),
-  tooManyRequests: (detail: string, retryAfterSeconds: number) =>
-    new ApiProblem(429, detail, { retryAfterSeconds }),
+  tooManyRequests: (detail: string, retryAfterSeconds: number) => new ApiProblem(429, detail, { retryAfterSeconds }),
   unavailable: (detail: string, retryAfterSeconds = 5) => new ApiProblem(503, detail, { retryAfterSeconds }),
   internal: () => new ApiProblem(500, 'An internal error occurred. It has been logged.'),
 };

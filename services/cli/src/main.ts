@@ -37,8 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadCliConfig();
     const logger = createLogger('cli', config.logging.level);
-    const print = (result: unknown, human: string) =>
-      console.log(values.json ? JSON.stringify(result) : human);
+    const print = (result: unknown, human: string) => console.log(values.json ? JSON.stringify(result) : human);
     switch (command) {
       case 'migrate': {
         const report = await migrateAll(config, logger);
@@ -56,7 +55,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'project': {
-        if (sub !== 'create') throw new UsageError('did you mean: framedeck project create --tenant <id> --name <name>');
+        if (sub !== 'create')
+          throw new UsageError('did you mean: framedeck project create --tenant <id> --name <name>');
         if (typeof values.tenant !== 'string' || typeof values.name !== 'string') {
           throw new UsageError('project create needs --tenant <id> and --name <name>');
         }
