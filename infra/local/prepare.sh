@@ -10,12 +10,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-# Node modules: install when missing or when package-lock.json changed since the last
-# install (a pulled branch with new dependencies must not fail at build time).
+# Node modules: a clean `npm ci` on a fresh clone; `npm install` when package-lock.json
+# changed since the last install (a pulled branch with new dependencies must not fail at
+# build time, and wiping node_modules under a running service would break it).
 lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [[ ! -d node_modules || "$(cat node_modules/.framedeck-lock-hash 2>/dev/null)" != "$lock_hash" ]]; then
+if [[ ! -d node_modules ]]; then
   log "installing node modules (npm ci)"
   npm ci --no-audit --no-fund >&2
+  echo "$lock_hash" >node_modules/.framedeck-lock-hash
+elif [[ "$(cat node_modules/.framedeck-lock-hash 2>/dev/null)" != "$lock_hash" ]]; then
+  log "package-lock.json changed: npm install"
+  npm install --no-audit --no-fund >&2
   echo "$lock_hash" >node_modules/.framedeck-lock-hash
 fi
 
