@@ -1,0 +1,12 @@
+// NOTE: everything is re-exported from the codec module, which configures protobufjs before
+// the generated code loads (see int64-as-number.ts).
+export {
+  BatchDecodeError,
+  decodeTelemetryBatch,
+  encodedEventSize,
+  encodeTelemetryBatch,
+  telemetry,
+  TelemetrySource,
+  type TelemetryEvent,
+  type TelemetryEventInput,
+} from './telemetry-batch.codec.js';
