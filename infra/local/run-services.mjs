@@ -103,7 +103,7 @@ try {
     `  Dashboard      ${addresses.appOrigin}/`,
     `  API            ${addresses.baseUrl}/v1   (OpenAPI: ${addresses.baseUrl}/openapi.json)`,
     `  Ingest         ${addresses.ingestUrl}/v1/events`,
-    ...SERVICES.map((s) => `  ${s.name.padEnd(15)}http://${s.host}:${s.port}/healthz`),
+    ...SERVICES.map((s) => `  ${s.name.padEnd(17)}http://${s.host}:${s.port}/healthz`),
     `  Logs           ${logDir}/`,
   ];
   if (process.argv.includes('--seed-demo')) {
@@ -112,7 +112,7 @@ try {
       '',
       `Demo tenant ${demo.reused ? '(reused from .state/demo.json)' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
       `  Sign in        ${demo.user.email} / ${demo.user.password}`,
-      ...Object.entries(demo.keys).map(([preset, key]) => `  ${`${preset} key`.padEnd(15)}${key}`),
+      ...Object.entries(demo.keys).map(([preset, key]) => `  ${`${preset} key`.padEnd(17)}${key}`),
     );
   }
   lines.push('', 'Press Ctrl-C to stop.', '');
