@@ -2,12 +2,43 @@ import {
   addressesSection,
   clickhouseSection,
   collectSections,
+  env,
   listenSection,
   loggingSection,
   postgresSection,
+  readEnv,
   redisSection,
   type Env,
 } from '@framedeck/config';
+
+/** Knobs of the web API itself (authentication caches, rate limits, request bodies). */
+export function apiSection(source: Env) {
+  const e = readEnv(
+    {
+      // The plan quota's window. One hour in production; shorter only for tests and drills.
+      FRAMEDECK_API_RATE_LIMIT_WINDOW_MS: env.positiveInt(3_600_000),
+      FRAMEDECK_API_WHOAMI_REQUESTS_PER_HOUR: env.positiveInt(60),
+      // Requests that carry no valid credential are counted per client IP.
+      FRAMEDECK_API_ANONYMOUS_REQUESTS_PER_HOUR: env.positiveInt(1_000),
+      // How long a key lookup (found or not) is reused before asking Postgres again.
+      FRAMEDECK_API_KEY_CACHE_MS: env.nonNegativeInt(10_000),
+      FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS: env.positiveInt(60_000),
+      FRAMEDECK_API_JSON_BODY_LIMIT_BYTES: env.positiveInt(1_048_576),
+    },
+    source,
+  );
+  return {
+    rateLimit: {
+      windowMs: e.FRAMEDECK_API_RATE_LIMIT_WINDOW_MS,
+      whoamiPerWindow: e.FRAMEDECK_API_WHOAMI_REQUESTS_PER_HOUR,
+      anonymousPerWindow: e.FRAMEDECK_API_ANONYMOUS_REQUESTS_PER_HOUR,
+    },
+    keyCacheMs: e.FRAMEDECK_API_KEY_CACHE_MS,
+    keyLastUsedFlushMs: e.FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS,
+    jsonBodyLimitBytes: e.FRAMEDECK_API_JSON_BODY_LIMIT_BYTES,
+  };
+}
+export type ApiSettings = ReturnType<typeof apiSection>;
 
 export function loadApiConfig(source: Env = process.env) {
   return collectSections({
@@ -17,6 +48,7 @@ export function loadApiConfig(source: Env = process.env) {
     redis: () => redisSection(source),
     clickhouse: () => clickhouseSection(source),
     logging: () => loggingSection(source),
+    api: () => apiSection(source),
   });
 }
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

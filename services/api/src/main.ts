@@ -14,21 +14,12 @@ runMain('api', async () => {
   const clickhouse = createAdminClient(config.clickhouse);
 
   const shutdown = new Shutdown(logger).exitOnSignals();
-  const app = buildApp({
-    logger,
-    isShuttingDown: () => shutdown.started,
-    checks: {
-      postgres: () => pool.query('SELECT 1'),
-      redis: () => redis.ping(),
-      clickhouse: async () => {
-        if (!(await clickhouse.ping()).success) throw new Error('ping failed');
-      },
-    },
-  });
-  const server = app.listen(config.listen.port, config.listen.host);
+  const api = buildApp({ config, logger, pool, redis, clickhouse, isShuttingDown: () => shutdown.started });
+  const server = api.app.listen(config.listen.port, config.listen.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   shutdown
     .add('stop accepting requests', () => closeServer(server))
+    .add('flush api key usage', () => api.close())
     .add('close clickhouse', () => clickhouse.close())
     .add('close redis', () => redis.quit())
     .add('close postgres', () => pool.end());

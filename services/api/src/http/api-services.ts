@@ -1,0 +1,16 @@
+import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { Logger } from '@framedeck/logging';
+import type { Pool } from '@framedeck/postgres';
+import type { Redis } from '@framedeck/redis';
+import type { ApiConfig } from '../config.js';
+import type { ApiKeyAuthenticator } from './api-key.authenticator.js';
+
+/** What route handlers may use. Built once by buildApp; handlers never build clients. */
+export type ApiServices = {
+  pool: Pool;
+  clickhouse: ClickHouseClient;
+  redis: Redis;
+  logger: Logger;
+  config: ApiConfig;
+  apiKeys: ApiKeyAuthenticator;
+};

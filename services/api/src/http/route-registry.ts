@@ -1,0 +1,86 @@
+import { Router, type RequestHandler } from 'express';
+import { problems } from '@framedeck/problem';
+import type { ApiServices } from './api-services.js';
+import { requireAuthentication } from './auth.middleware.js';
+import { assertProjectAccess, projectIdFromHeader, requireScope } from './authorization.js';
+import type { RouteContext, RouteDefinition } from './route.js';
+import { jsonBody, parseOr400 } from './validate.js';
+
+export type RegistryDeps = {
+  services: ApiServices;
+  /** `identify` for the credential kinds a route accepts. */
+  identify: (accepts: 'any' | 'apiKey') => RequestHandler;
+  rateLimit: (bucket: 'plan' | 'whoami') => RequestHandler;
+};
+
+/**
+ * Mounts route definitions. Every route gets the same chain, in this order:
+ *   identify → rate limit (headers on every answer) → 401 → 403 scope → JSON body (415/400/413)
+ *   → validation (400) → project access (404) → handler → { success: true, data }.
+ */
+export function mountRoutes(routes: readonly RouteDefinition[], deps: RegistryDeps): Router {
+  const router = Router();
+  for (const route of [...routes].sort(bySpecificity)) {
+    const chain: RequestHandler[] = [
+      deps.identify(route.auth.credentials ?? 'any'),
+      deps.rateLimit(route.rateLimit ?? 'plan'),
+      requireAuthentication,
+    ];
+    if (route.auth.scope) chain.push(requireScope(route.auth.scope));
+    if (route.request?.body) chain.push(jsonBody(deps.services.config.api.jsonBodyLimitBytes));
+    chain.push(handle(route, deps.services));
+    router[route.method](expressPath(route.path), ...chain);
+  }
+  return router;
+}
+
+function handle(route: RouteDefinition, services: ApiServices): RequestHandler {
+  return async (req, res) => {
+    const principal = req.principal!;
+    const params = route.request?.params ? parseOr400(route.request.params, req.params, 'path') : {};
+    const query = route.request?.query ? parseOr400(route.request.query, req.query, 'query') : {};
+    const body = route.request?.body ? parseOr400(route.request.body, req.body, 'body') : undefined;
+    let projectId: string | undefined;
+    if (route.project === 'path') projectId = assertProjectAccess(principal, String(params.id));
+    if (route.project === 'header')
+      projectId = assertProjectAccess(principal, projectIdFromHeader(req.get('x-project-id')));
+    const ctx: RouteContext<typeof params, typeof query, typeof body> = {
+      req,
+      res,
+      principal,
+      params,
+      query,
+      body,
+      get projectId() {
+        if (projectId === undefined) throw new Error(`${route.operationId} does not declare a project`);
+        return projectId;
+      },
+      requireProject: (id) => assertProjectAccess(principal, id),
+      services,
+    };
+    const data = await route.handler(ctx);
+    if (res.headersSent) return;
+    if (data === undefined) throw problems.internal();
+    res.status(route.response.status ?? 200).json({ success: true, data });
+  };
+}
+
+/** `/v1/projects/{id}` → `/v1/projects/:id` */
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/**
+ * Literal segments before parameters, so `/alerts/history` is matched before `/alerts/{alertId}`
+ * whatever order the route files list them in.
+ */
+function bySpecificity(a: RouteDefinition, b: RouteDefinition): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith('{');
+    const pb = sb[i]!.startsWith('{');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
+}

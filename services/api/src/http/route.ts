@@ -1,0 +1,70 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Scope } from '@framedeck/auth';
+import type { ApiServices } from './api-services.js';
+import type { Principal } from './principal.js';
+
+type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * Everything about one endpoint, in one object: the registry mounts it (authentication, rate
+ * limit, scope, validation, project access, envelope) and the OpenAPI document is generated
+ * from the same schemas. See services/api/README.md, "How to add an endpoint".
+ */
+export type RouteDefinition<
+  P extends AnyObjectSchema = AnyObjectSchema,
+  Q extends AnyObjectSchema = AnyObjectSchema,
+  B extends z.ZodType = z.ZodType,
+  D extends z.ZodType = z.ZodType,
+> = {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI form, under /v1: `/v1/projects/{id}/keys/{keyId}`. */
+  path: `/v1/${string}`;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /**
+   * `scope`: what the credential must hold (null: any valid credential, e.g. whoami).
+   * `credentials`: 'apiKey' refuses bearer tokens with 401 (whoami). Default 'any'.
+   */
+  auth: { scope: Scope | null; credentials?: 'any' | 'apiKey' };
+  /** Which quota the request counts against. Default 'plan' (the tenant's hourly plan limit). */
+  rateLimit?: 'plan' | 'whoami';
+  /**
+   * Where the project comes from, checked against the credential before the handler runs:
+   * 'path' = the path parameter `id`; 'header' = X-Project-Id. (A project named in a body, as
+   * in POST /v1/query, is checked by the handler with `ctx.requireProject(id)`.)
+   */
+  project?: 'path' | 'header';
+  request?: { params?: P; query?: Q; body?: B };
+  response: { status?: 200 | 201; description: string; data: D };
+  /** Error statuses this operation can answer besides the ones every operation can. */
+  errors?: readonly number[];
+  handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<D> | void>;
+};
+
+export type RouteContext<P, Q, B> = {
+  req: Request;
+  /** Write to it only for non-JSON responses (then return nothing). */
+  res: Response;
+  principal: Principal;
+  params: P;
+  query: Q;
+  body: B;
+  /** The checked project; only on routes that declare `project`. */
+  projectId: string;
+  /** Checks a project named elsewhere (e.g. a body field) like the declared ones: 404 if not accessible. */
+  requireProject: (projectId: string) => string;
+  services: ApiServices;
+};
+
+/** Identity function that infers a route's types from its schemas. */
+export function defineRoute<
+  P extends AnyObjectSchema,
+  Q extends AnyObjectSchema,
+  B extends z.ZodType,
+  D extends z.ZodType,
+>(definition: RouteDefinition<P, Q, B, D>): RouteDefinition {
+  return definition as unknown as RouteDefinition;
+}

@@ -1,0 +1,16 @@
+import type { RouteDefinition } from '../http/route.js';
+import { createApiKeyRoute, deactivateApiKeyRoute, listApiKeysRoute } from './api-keys.route.js';
+import { listProjectsRoute } from './projects.route.js';
+import { whoamiRoute } from './whoami.route.js';
+
+/**
+ * Every endpoint of the web API. Adding an endpoint = one route file + one line here; the
+ * registry mounts it and the OpenAPI document lists it (services/api/README.md).
+ */
+export const API_ROUTES: readonly RouteDefinition[] = [
+  whoamiRoute,
+  listProjectsRoute,
+  listApiKeysRoute,
+  createApiKeyRoute,
+  deactivateApiKeyRoute,
+];
