@@ -10,3 +10,10 @@ export {
   type TelemetryEvent,
   type TelemetryEventInput,
 } from './telemetry-batch.codec.js';
+export {
+  BATCH_CONTENT_TYPE,
+  ENVELOPE_HEADERS,
+  envelopeHeaders,
+  parseEnvelopeHeaders,
+  type BatchEnvelope,
+} from './batch-envelope.js';

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
+import { IngestError, sendError } from './http/ingest-error.js';
+import { createEventsHandler, type EventsHandlerDeps } from './ingest/events.handler.js';
 
-export type GatewayDeps = {
+export type GatewayDeps = EventsHandlerDeps & {
   checks: HealthChecks;
   isShuttingDown: () => boolean;
 };
@@ -11,9 +13,25 @@ export type GatewayDeps = {
  * bodies, and this is the hot path.
  */
 export function buildGatewayServer(deps: GatewayDeps): http.Server {
-  return http.createServer((req, res) => {
+  const handleEvents = createEventsHandler(deps);
+  const server = http.createServer((req, res) => {
     if (serveHealth(req, res, deps.checks, deps.isShuttingDown)) return;
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: 'Not found.' }));
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/v1/events') {
+      if (req.method === 'POST') return void handleEvents(req, res);
+      return sendError(res, new IngestError(405, 'Use POST.', { allow: 'POST' }), true);
+    }
+    sendError(res, new IngestError(404, 'Not found.'), true);
   });
+  // A malformed request (e.g. bytes past Content-Length that do not form a request) gets the
+  // ingest error shape too, instead of Node's bare 400.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) {
+      const body = JSON.stringify({ error: 'Malformed HTTP request.' });
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    } else socket.destroy();
+  });
+  return server;
 }

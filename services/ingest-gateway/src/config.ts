@@ -1,16 +1,48 @@
 import {
   collectSections,
+  env,
   kafkaSection,
   listenSection,
   loggingSection,
   postgresSection,
+  readEnv,
   redisSection,
   type Env,
 } from '@framedeck/config';
 
+/** Tunables of POST /v1/events. The 126,000-byte body limit is the spec's, not configurable. */
+export function ingestSection(source: Env) {
+  const e = readEnv(
+    {
+      // Cap on a gzip body's inflated size: a gzip bomb stops here (413), never in memory.
+      FRAMEDECK_INGEST_MAX_INFLATED_BYTES: env.positiveInt(4 * 1024 * 1024),
+      // A body that stops arriving before Content-Length bytes is answered 400 after this.
+      FRAMEDECK_INGEST_BODY_TIMEOUT_MS: env.positiveInt(10_000),
+      // How long a key lookup is trusted: a deactivated key stops working within this time.
+      FRAMEDECK_INGEST_KEY_CACHE_TTL_MS: env.positiveInt(5_000),
+      FRAMEDECK_INGEST_KEY_CACHE_NEGATIVE_TTL_MS: env.positiveInt(1_000),
+      // Longest wait for Kafka's acknowledgement before answering 503.
+      FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS: env.positiveInt(5_000),
+      // Requests arriving within this window share one Kafka produce call.
+      FRAMEDECK_INGEST_PUBLISH_LINGER_MS: env.nonNegativeInt(2),
+    },
+    source,
+  );
+  return {
+    maxInflatedBytes: e.FRAMEDECK_INGEST_MAX_INFLATED_BYTES,
+    bodyTimeoutMs: e.FRAMEDECK_INGEST_BODY_TIMEOUT_MS,
+    keyCacheTtlMs: e.FRAMEDECK_INGEST_KEY_CACHE_TTL_MS,
+    keyCacheNegativeTtlMs: e.FRAMEDECK_INGEST_KEY_CACHE_NEGATIVE_TTL_MS,
+    publishTimeoutMs: e.FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS,
+    publishLingerMs: e.FRAMEDECK_INGEST_PUBLISH_LINGER_MS,
+  };
+}
+export type IngestConfig = ReturnType<typeof ingestSection>;
+
 export function loadGatewayConfig(source: Env = process.env) {
   return collectSections({
     listen: () => listenSection(source, 'FRAMEDECK_INGEST_PORT', 8081),
+    ingest: () => ingestSection(source),
     kafka: () => kafkaSection(source),
     postgres: () => postgresSection(source),
     redis: () => redisSection(source),

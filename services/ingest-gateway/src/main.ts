@@ -2,15 +2,30 @@ import { createKafka } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
+import { createRedisClient } from '@framedeck/redis';
 import { buildGatewayServer } from './app.js';
+import { createIngestKeyAuthenticator } from './auth/ingest-key.authenticator.js';
 import { loadGatewayConfig } from './config.js';
+import { createIngestLimiter } from './limits/ingest.limiter.js';
+import { BatchPublisher } from './publish/batch.publisher.js';
 
 runMain('ingest-gateway', async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('ingest-gateway', config.logging.level);
   const pool = createPool(config.postgres);
+  const redis = createRedisClient(config.redis);
   const kafka = createKafka(config.kafka, logger, '-gateway');
   const admin = kafka.admin();
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  const publisher = new BatchPublisher(producer, {
+    topic: config.kafka.eventsTopic,
+    lingerMs: config.ingest.publishLingerMs,
+    timeoutMs: config.ingest.publishTimeoutMs,
+    logger,
+  });
+  // Connect early so the first request does not pay for it; a broker that is down now is
+  // retried on the first publish (the gateway still starts and answers 503 meanwhile).
+  producer.connect().catch((error: Error) => logger.warn({ err: error.message }, 'kafka not reachable at start'));
 
   const shutdown = new Shutdown(logger).exitOnSignals();
   const server = buildGatewayServer({
@@ -22,10 +37,21 @@ runMain('ingest-gateway', async () => {
         await admin.describeCluster();
       },
     },
+    authenticate: createIngestKeyAuthenticator(pool, {
+      ttlMs: config.ingest.keyCacheTtlMs,
+      negativeTtlMs: config.ingest.keyCacheNegativeTtlMs,
+    }),
+    limiter: createIngestLimiter(redis, logger),
+    publish: (message) => publisher.publish(message),
+    config: config.ingest,
+    logger,
   });
   shutdown
     .add('stop accepting requests', () => closeServer(server))
+    .add('flush kafka producer', () => publisher.drain())
+    .add('close kafka producer', () => producer.disconnect())
     .add('close kafka admin', () => admin.disconnect())
+    .add('close redis', () => redis.quit())
     .add('close postgres', () => pool.end());
 
   await new Promise<void>((resolve) => server.listen(config.listen.port, config.listen.host, resolve));

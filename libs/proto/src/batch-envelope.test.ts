@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ENVELOPE_HEADERS, envelopeHeaders, parseEnvelopeHeaders } from './batch-envelope.js';
+
+const envelope = {
+  batchId: '0b8f4c1e-5a57-4a39-9c1c-1f0c2a5d9e01',
+  projectId: '6f1d2b61-0a3b-4e0b-8f3e-2a7c7d1e4f52',
+  tenantId: '9c0e8a34-7d0f-4f7e-b1c5-3e6a2d8f1b73',
+  receivedAtMs: 1_767_225_600_000,
+  sdkVersion: 'unity/2.1.0',
+  eventCount: 12,
+};
+
+describe('batch envelope', () => {
+  it('round-trips through Kafka header values (Buffers)', () => {
+    const asKafka = Object.fromEntries(Object.entries(envelopeHeaders(envelope)).map(([k, v]) => [k, Buffer.from(v)]));
+    expect(parseEnvelopeHeaders(asKafka)).toEqual(envelope);
+  });
+
+  it.each([
+    ['no headers', undefined],
+    ['another content type', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.contentType]: 'json' }],
+    ['a malformed project id', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.projectId]: 'nope' }],
+    ['no receipt time', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.receivedAtMs]: undefined }],
+  ])('names the problem for %s', (_, headers) => {
+    expect(typeof parseEnvelopeHeaders(headers)).toBe('string');
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * How an accepted batch travels from the ingest gateway to the events consumer: one Kafka
+ * message whose value is the inflated TelemetryBatch bytes exactly as the sender encoded them,
+ * and whose headers carry what the gateway learned from the request (the key's project and
+ * tenant, the receipt time, the SDK version) plus the batch id that event ids derive from.
+ */
+
+export const BATCH_CONTENT_TYPE = 'telemetry.v1.TelemetryBatch';
+
+export const ENVELOPE_HEADERS = {
+  contentType: 'fd-content-type',
+  batchId: 'fd-batch-id',
+  projectId: 'fd-project-id',
+  tenantId: 'fd-tenant-id',
+  receivedAtMs: 'fd-received-at-ms',
+  sdkVersion: 'fd-sdk-version',
+  eventCount: 'fd-event-count',
+} as const;
+
+export type BatchEnvelope = {
+  batchId: string;
+  projectId: string;
+  tenantId: string;
+  receivedAtMs: number;
+  sdkVersion: string;
+  eventCount: number;
+};
+
+export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string> {
+  return {
+    [ENVELOPE_HEADERS.contentType]: BATCH_CONTENT_TYPE,
+    [ENVELOPE_HEADERS.batchId]: envelope.batchId,
+    [ENVELOPE_HEADERS.projectId]: envelope.projectId,
+    [ENVELOPE_HEADERS.tenantId]: envelope.tenantId,
+    [ENVELOPE_HEADERS.receivedAtMs]: String(envelope.receivedAtMs),
+    [ENVELOPE_HEADERS.sdkVersion]: envelope.sdkVersion,
+    [ENVELOPE_HEADERS.eventCount]: String(envelope.eventCount),
+  };
+}
+
+type RawHeaders = Readonly<Record<string, Buffer | string | (Buffer | string)[] | undefined>> | undefined;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads the envelope back; a string naming the problem when a header is missing or malformed. */
+export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | string {
+  const get = (name: string): string | undefined => {
+    const value = headers?.[name];
+    const single = Array.isArray(value) ? value[0] : value;
+    return single === undefined ? undefined : single.toString();
+  };
+  if (get(ENVELOPE_HEADERS.contentType) !== BATCH_CONTENT_TYPE) return 'unexpected content type';
+  const batchId = get(ENVELOPE_HEADERS.batchId) ?? '';
+  const projectId = get(ENVELOPE_HEADERS.projectId) ?? '';
+  const tenantId = get(ENVELOPE_HEADERS.tenantId) ?? '';
+  if (!UUID.test(batchId) || !UUID.test(projectId) || !UUID.test(tenantId)) return 'missing or malformed id header';
+  const receivedAtMs = Number(get(ENVELOPE_HEADERS.receivedAtMs));
+  const eventCount = Number(get(ENVELOPE_HEADERS.eventCount) ?? Number.NaN);
+  if (!Number.isSafeInteger(receivedAtMs) || receivedAtMs <= 0) return 'missing or malformed receipt time';
+  return {
+    batchId,
+    projectId,
+    tenantId,
+    receivedAtMs,
+    sdkVersion: get(ENVELOPE_HEADERS.sdkVersion) ?? '',
+    eventCount: Number.isSafeInteger(eventCount) ? eventCount : -1,
+  };
+}
