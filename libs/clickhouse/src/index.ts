@@ -17,3 +17,4 @@ export {
   type EventRejectionRow,
   type RetryOptions,
 } from './events.writer.js';
+export { queryProjectActivity, queryProjectRejections, type ProjectActivity } from './project-activity.queries.js';

@@ -24,3 +24,16 @@ export async function listProjectsOfTenant(db: Queryable, tenantId: string): Pro
   );
   return rows;
 }
+
+/** What the project status shows from Postgres: its maps and its active API keys. */
+export async function countProjectResources(
+  db: Queryable,
+  projectId: string,
+): Promise<{ maps: number; activeKeys: number }> {
+  const { rows } = await db.query<{ maps: number; activeKeys: number }>(
+    `SELECT (SELECT count(*)::int FROM maps WHERE project_id = $1) AS maps,
+            (SELECT count(*)::int FROM api_keys WHERE project_id = $1 AND deactivated_at IS NULL) AS "activeKeys"`,
+    [projectId],
+  );
+  return rows[0]!;
+}

@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '../http/route.js';
 import { createApiKeyRoute, deactivateApiKeyRoute, listApiKeysRoute } from './api-keys.route.js';
-import { listProjectsRoute } from './projects.route.js';
+import { listProjectsRoute, projectStatusRoute } from './projects.route.js';
 import { whoamiRoute } from './whoami.route.js';
 
 /**
@@ -10,6 +10,7 @@ import { whoamiRoute } from './whoami.route.js';
 export const API_ROUTES: readonly RouteDefinition[] = [
   whoamiRoute,
   listProjectsRoute,
+  projectStatusRoute,
   listApiKeysRoute,
   createApiKeyRoute,
   deactivateApiKeyRoute,
