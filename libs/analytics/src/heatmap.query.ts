@@ -1,0 +1,143 @@
+import { identifier, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
+import { selectRows } from './clickhouse-rows.js';
+import { lastDays, projectAndWindow } from './time-window.js';
+
+/** Allowed values, defaults: the spec's heatmap parameter table. */
+export const HEATMAP_CELL_SIZES = [5, 10, 25, 50] as const;
+export const HEATMAP_DAYS = [1, 7, 14, 30] as const;
+export const HEATMAP_DEFAULTS = { cellSize: 25, days: 7 } as const;
+
+/** 1 MB in avg_memory is 2^20 bytes (a MiB), as engines and profilers report memory. */
+export const BYTES_PER_MB = 1_048_576;
+
+export type MapBounds = {
+  worldMinX: number;
+  worldMinY: number;
+  worldMaxX: number;
+  worldMaxY: number;
+  worldMinZ: number | null;
+  worldMaxZ: number | null;
+};
+
+export type HeatmapQuery = {
+  projectId: string;
+  mapId: string;
+  bounds: MapBounds;
+  cellSize: number;
+  days: number;
+  /** Events mode when given; Performance mode (every event carrying a frame sample) when absent. */
+  eventName?: string | undefined;
+  now?: Date;
+};
+
+export type HeatmapCell = {
+  /** Cell centre in world units. */
+  x: number;
+  y: number;
+  /** 0..1: event_count / the largest event_count (Events mode) or avg_frame_time / the largest (Performance mode). */
+  weight: number;
+  event_count: number;
+  /** Averages over the cell's samples that carry the value (0 = not collected); 0 when none does. */
+  avg_fps: number;
+  avg_frame_time: number;
+  avg_memory: number;
+  /** null when no event of the cell carries a GPU time. */
+  avg_gpu_time: number | null;
+  /** Extension: 95th percentile of frame time (ms) over the cell's frame samples; null when none. */
+  p95_frame_time: number | null;
+};
+
+/** Number of cells along one axis; a point on the max edge belongs to the last cell. */
+export function cellsAlong(min: number, max: number, cellSize: number): number {
+  return Math.max(1, Math.ceil((max - min) / cellSize));
+}
+
+/** The grid index of a coordinate, as the query computes it (exported for tests and the alert evaluator). */
+export function cellIndex(value: number, min: number, max: number, cellSize: number): number {
+  return Math.min(Math.floor((value - min) / cellSize), cellsAlong(min, max, cellSize) - 1);
+}
+
+export function cellCentre(index: number, min: number, cellSize: number): number {
+  return min + (index + 0.5) * cellSize;
+}
+
+function cellExpression(column: string, min: number, max: number, cellSize: number): SqlFragment {
+  return sql`least(toInt32(floor((${identifier(column)} - ${min}) / ${cellSize})), ${cellsAlong(min, max, cellSize) - 1})`;
+}
+
+/**
+ * Which events a heatmap reads: positioned events of the map, inside the map's world bounds
+ * (points outside the image cannot be drawn), and
+ *  - Events mode: events of that name;
+ *  - Performance mode: events that carry a frame sample (fps or frame time above 0).
+ */
+export function heatmapFilter(q: HeatmapQuery): SqlFragment {
+  const b = q.bounds;
+  const z =
+    b.worldMinZ !== null && b.worldMaxZ !== null
+      ? sql` AND position_z >= ${b.worldMinZ} AND position_z <= ${b.worldMaxZ}`
+      : sql``;
+  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`(fps > 0 OR frame_time_ms > 0)`;
+  return sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}
+    AND has_position = 1
+    AND position_x >= ${b.worldMinX} AND position_x <= ${b.worldMaxX}
+    AND position_y >= ${b.worldMinY} AND position_y <= ${b.worldMaxY}${z}`;
+}
+
+type CellRow = {
+  cx: number;
+  cy: number;
+  event_count: number;
+  avg_fps: number | null;
+  avg_frame_time: number | null;
+  avg_memory: number | null;
+  avg_gpu_time: number | null;
+  p95_frame_time: number | null;
+};
+
+/**
+ * Heatmap cells of one map. Reads the events table without FINAL: duplicates exist only
+ * between a Kafka redelivery and the next background merge (rare, and bounded to a batch),
+ * while FINAL would make every heatmap several times slower.
+ */
+export async function queryHeatmap(clickhouse: ClickHouseClient, q: HeatmapQuery): Promise<HeatmapCell[]> {
+  const b = q.bounds;
+  const rows = await selectRows<CellRow>(
+    clickhouse,
+    sql`SELECT ${cellExpression('position_x', b.worldMinX, b.worldMaxX, q.cellSize)} AS cx,
+              ${cellExpression('position_y', b.worldMinY, b.worldMaxY, q.cellSize)} AS cy,
+              count() AS event_count,
+              if(countIf(fps > 0) = 0, NULL, avgIf(fps, fps > 0)) AS avg_fps,
+              if(countIf(frame_time_ms > 0) = 0, NULL, avgIf(frame_time_ms, frame_time_ms > 0)) AS avg_frame_time,
+              if(countIf(memory_used_bytes > 0) = 0, NULL,
+                 avgIf(memory_used_bytes, memory_used_bytes > 0) / ${BYTES_PER_MB}) AS avg_memory,
+              if(countIf(gpu_time_ms > 0) = 0, NULL, avgIf(gpu_time_ms, gpu_time_ms > 0)) AS avg_gpu_time,
+              if(countIf(frame_time_ms > 0) = 0, NULL, quantileIf(0.95)(frame_time_ms, frame_time_ms > 0)) AS p95_frame_time
+         FROM events
+        WHERE ${heatmapFilter(q)}
+        GROUP BY cx, cy
+        ORDER BY cy, cx`,
+  );
+  return toCells(rows, q);
+}
+
+/** Centres, nulls and the 0..1 weight (normalised by the largest cell value). */
+export function toCells(
+  rows: readonly CellRow[],
+  q: Pick<HeatmapQuery, 'bounds' | 'cellSize' | 'eventName'>,
+): HeatmapCell[] {
+  const byFrameTime = q.eventName === undefined && rows.some((r) => (r.avg_frame_time ?? 0) > 0);
+  const weightOf = (r: CellRow) => (byFrameTime ? (r.avg_frame_time ?? 0) : r.event_count);
+  const max = rows.reduce((m, r) => Math.max(m, weightOf(r)), 0);
+  return rows.map((r) => ({
+    x: cellCentre(r.cx, q.bounds.worldMinX, q.cellSize),
+    y: cellCentre(r.cy, q.bounds.worldMinY, q.cellSize),
+    weight: max > 0 ? weightOf(r) / max : 0,
+    event_count: r.event_count,
+    avg_fps: r.avg_fps ?? 0,
+    avg_frame_time: r.avg_frame_time ?? 0,
+    avg_memory: r.avg_memory ?? 0,
+    avg_gpu_time: r.avg_gpu_time,
+    p95_frame_time: r.p95_frame_time,
+  }));
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminClient } from '@framedeck/clickhouse';
+import { compareBuilds, queryBuilds, queryFunnel } from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
+
+const clickhouse = createAdminClient(testConfig.clickhouse);
+const funnelProject = randomUUID();
+const buildsProject = randomUUID();
+const MB = 1_048_576;
+
+const t0 = daysBefore(1);
+const step = (playerId: string, sessionId: string, eventName: string, seconds: number): FixtureEvent => ({
+  projectId: funnelProject,
+  playerId,
+  sessionId,
+  eventName,
+  at: new Date(t0.getTime() + seconds * 1000),
+});
+// start → level → finish, window 600 s
+const funnelEvents = [
+  ...[step('p1', 's1', 'start', 0), step('p1', 's1', 'level', 60), step('p1', 's1', 'finish', 120)], // 3
+  ...[step('p2', 's2', 'start', 0), step('p2', 's2', 'finish', 30), step('p2', 's2', 'level', 60)], // 2: finish before level
+  ...[step('p3', 's3', 'start', 0), step('p3', 's3', 'level', 700)], // 1: level outside the window
+  ...[step('p4', 's4', 'level', 0), step('p4', 's4', 'finish', 10)], // 0: never started
+  ...[step('p5', 's5a', 'start', 0), step('p5', 's5a', 'level', 60), step('p5', 's5b', 'finish', 90)], // player 3, sessions 2 + 0
+  step('p6', 's6', 'unrelated', 0),
+];
+
+const sample = (buildId: string, mapId: string, m: Partial<FixtureEvent>): FixtureEvent => ({
+  projectId: buildsProject,
+  buildId,
+  mapId,
+  at: daysBefore(2),
+  platform: 'pc',
+  ...m,
+});
+const buildEvents: FixtureEvent[] = [
+  // b1: 40 samples on m1 and 5 on m2; b2: 40 samples on m1 only.
+  ...Array.from({ length: 40 }, () =>
+    sample('b1', 'm1', { fps: 60, frameTimeMs: 16, memoryBytes: 1000 * MB, gameThreadMs: 8 }),
+  ),
+  ...Array.from({ length: 5 }, () =>
+    sample('b1', 'm2', { fps: 60, frameTimeMs: 16, memoryBytes: 1000 * MB, gameThreadMs: 8 }),
+  ),
+  ...Array.from({ length: 40 }, (_, i) =>
+    sample('b2', 'm1', {
+      fps: 50,
+      frameTimeMs: 16.4,
+      memoryBytes: 800 * MB,
+      gameThreadMs: i < 20 ? 4 : 12,
+      at: daysBefore(1),
+    }),
+  ),
+  sample('b3', 'm1', { eventName: 'no-performance' }), // no sample: not a build "with performance data"
+];
+
+beforeAll(async () => {
+  await insertEvents(clickhouse, [...funnelEvents, ...buildEvents]);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+describe('funnels', () => {
+  const funnel = (by: 'player' | 'session') =>
+    queryFunnel(clickhouse, {
+      projectId: funnelProject,
+      steps: ['start', 'level', 'finish'],
+      windowSeconds: 600,
+      by,
+      days: 7,
+      now: NOW,
+    });
+
+  it('by player: in order, within the window, counted at each step', async () => {
+    expect((await funnel('player')).steps).toEqual([
+      { eventName: 'start', count: 4, conversion: 1, conversionFromPrevious: 1 },
+      { eventName: 'level', count: 3, conversion: 0.75, conversionFromPrevious: 0.75 },
+      { eventName: 'finish', count: 2, conversion: 0.5, conversionFromPrevious: 2 / 3 },
+    ]);
+  });
+
+  it('by session: a journey split over two sessions does not convert', async () => {
+    expect((await funnel('session')).steps.map((s) => s.count)).toEqual([4, 3, 1]);
+  });
+});
+
+describe('builds', () => {
+  const compare = (minSamples: number) =>
+    compareBuilds(clickhouse, {
+      projectId: buildsProject,
+      base: 'b1',
+      target: 'b2',
+      days: 30,
+      thresholdPercent: 5,
+      minSamples,
+      now: NOW,
+    });
+
+  it('lists builds with performance data, most recently seen first', async () => {
+    const builds = await queryBuilds(clickhouse, { projectId: buildsProject, days: 30, limit: 50, now: NOW });
+    expect(builds.map((b) => [b.buildId, b.samples, b.maps, b.platforms])).toEqual([
+      ['b2', 40, 1, ['pc']],
+      ['b1', 45, 2, ['pc']],
+    ]);
+  });
+
+  it('compares two builds: stats, deltas and a verdict per metric, overall and per common map', async () => {
+    const result = await compare(30);
+    const m = result.overall.metrics;
+    expect(result.overall.base.fps).toEqual({ samples: 45, avg: 60, p50: 60, p95: 60, p99: 60 });
+    expect(m.fps.delta.avg).toBeCloseTo(-10, 5);
+    expect(m.fps.deltaPercent).toBeCloseTo(-16.667, 2);
+    expect(m.fps.verdict).toBe('worse');
+    expect(m.frame_time.verdict).toBe('unchanged'); // +2.5 %: below the 5 % noise threshold
+    expect(m.memory.verdict).toBe('better'); // 1000 MB → 800 MB
+    expect(result.overall.target.memory.avg).toBeCloseTo(800, 6);
+    expect(m.game_thread.verdict).toBe('unchanged'); // same mean (8 ms)…
+    expect(m.game_thread.delta.p95).toBeCloseTo(4, 5); // …but a wider tail: 12 vs 8
+    expect(m.gpu_time).toEqual({
+      delta: { avg: null, p50: null, p95: null, p99: null },
+      deltaPercent: null,
+      verdict: null,
+    });
+    expect(result.maps.map((x) => x.mapId)).toEqual(['m1']);
+    expect(result.maps[0]!.metrics.fps.verdict).toBe('worse');
+  });
+
+  it('gives no verdict below the minimum sample count', async () => {
+    const result = await compare(41);
+    expect(result.overall.metrics.fps.verdict).toBeNull();
+  });
+});

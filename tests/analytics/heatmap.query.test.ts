@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminClient } from '@framedeck/clickhouse';
+import { queryHeatmap, type MapBounds } from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
+
+const clickhouse = createAdminClient(testConfig.clickhouse);
+const projectId = randomUUID();
+const otherProject = randomUUID();
+const MB = 1_048_576;
+const bounds: MapBounds = {
+  worldMinX: -100,
+  worldMinY: 0,
+  worldMaxX: 100,
+  worldMaxY: 50,
+  worldMinZ: null,
+  worldMaxZ: null,
+};
+
+// Hand-computed: cellSize 25 gives an 8 × 2 grid; cell = floor((v - min) / 25), clamped to the last cell.
+const at = daysBefore(1);
+const base = { projectId, mapId: 'arena', at } satisfies Partial<FixtureEvent>;
+const fixture: FixtureEvent[] = [
+  // cell (0, 0), centre (-87.5, 12.5)
+  { ...base, eventName: 'kill', position: [-100, 0], fps: 60, frameTimeMs: 16, memoryBytes: 100 * MB },
+  { ...base, eventName: 'kill', position: [-76, 24.9], fps: 30, frameTimeMs: 32, memoryBytes: 200 * MB },
+  { ...base, eventName: 'kill', position: [-90, 5] }, // no frame sample: Events mode only
+  // on the max corner: clamped into cell (7, 1), centre (87.5, 37.5)
+  { ...base, eventName: 'kill', position: [100, 50], fps: 20, frameTimeMs: 50, memoryBytes: 512 * MB, gpuTimeMs: 10 },
+  // cell (4, 1), centre (12.5, 37.5): frame time and GPU only
+  { ...base, eventName: 'frame', position: [0, 25], frameTimeMs: 10, gpuTimeMs: 4 },
+  // excluded: outside the bounds, no position, another map, another project, too old
+  { ...base, eventName: 'kill', position: [101, 10], fps: 60, frameTimeMs: 16 },
+  { ...base, eventName: 'kill', fps: 60, frameTimeMs: 16 },
+  { ...base, mapId: 'other', eventName: 'kill', position: [0, 0], fps: 60, frameTimeMs: 16 },
+  { ...base, projectId: otherProject, eventName: 'kill', position: [0, 0], fps: 60, frameTimeMs: 16 },
+  { ...base, at: daysBefore(8), eventName: 'kill', position: [0, 0], fps: 60, frameTimeMs: 16 },
+];
+
+beforeAll(async () => {
+  await insertEvents(clickhouse, fixture);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+const query = (extra: { cellSize?: number; days?: number; eventName?: string; bounds?: MapBounds } = {}) =>
+  queryHeatmap(clickhouse, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
+
+describe('heatmap cells', () => {
+  it('Performance mode: cells of frame samples with centres, averages, nulls and frame-time weight', async () => {
+    const cells = await query();
+    expect(cells).toEqual([
+      {
+        x: -87.5,
+        y: 12.5,
+        event_count: 2,
+        avg_fps: 45,
+        avg_frame_time: 24,
+        avg_memory: 150,
+        avg_gpu_time: null,
+        p95_frame_time: expect.closeTo(31.2, 5),
+        weight: expect.closeTo(24 / 50, 9),
+      },
+      {
+        x: 12.5,
+        y: 37.5,
+        event_count: 1,
+        avg_fps: 0,
+        avg_frame_time: 10,
+        avg_memory: 0,
+        avg_gpu_time: 4,
+        p95_frame_time: 10,
+        weight: expect.closeTo(10 / 50, 9),
+      },
+      {
+        x: 87.5,
+        y: 37.5,
+        event_count: 1,
+        avg_fps: 20,
+        avg_frame_time: 50,
+        avg_memory: 512,
+        avg_gpu_time: 10,
+        p95_frame_time: 50,
+        weight: 1,
+      },
+    ]);
+  });
+
+  it('Events mode: only the named events, weight by event count', async () => {
+    const cells = await query({ eventName: 'kill' });
+    expect(cells.map((c) => [c.x, c.y, c.event_count, c.weight])).toEqual([
+      [-87.5, 12.5, 3, 1],
+      [87.5, 37.5, 1, 1 / 3],
+    ]);
+    // the event without a frame sample does not drag the averages to 0
+    expect(cells[0]!.avg_fps).toBe(45);
+  });
+
+  it('a larger cell size regroups the same events', async () => {
+    const cells = await query({ cellSize: 50 });
+    expect(cells.map((c) => [c.x, c.y, c.event_count])).toEqual([
+      [-75, 25, 2],
+      [25, 25, 1],
+      [75, 25, 1],
+    ]);
+  });
+
+  it('days widens the window (the 8-day-old event appears with days=14 only)', async () => {
+    const narrow = await query({ days: 7 });
+    const wide = await query({ days: 14 });
+    const total = (cells: { event_count: number }[]) => cells.reduce((s, c) => s + c.event_count, 0);
+    expect(total(narrow)).toBe(4);
+    expect(total(wide)).toBe(5);
+  });
+
+  it('z bounds, when the map has them, exclude events above or below', async () => {
+    const cells = await query({ bounds: { ...bounds, worldMinZ: 1, worldMaxZ: 10 } });
+    expect(cells).toEqual([]);
+  });
+
+  it('an unknown map or project has no cells', async () => {
+    expect(
+      await queryHeatmap(clickhouse, {
+        projectId: randomUUID(),
+        mapId: 'arena',
+        bounds,
+        cellSize: 25,
+        days: 7,
+        now: NOW,
+      }),
+    ).toEqual([]);
+  });
+});

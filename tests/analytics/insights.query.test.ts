@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminClient } from '@framedeck/clickhouse';
+import { queryInsights, type InsightsQuery } from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { daysBefore, insertEvents, NOW } from './event-fixtures.js';
+import { playerActivity } from './player-activity.fixture.js';
+
+const clickhouse = createAdminClient(testConfig.clickhouse);
+const { projectId, events } = playerActivity();
+const manyMapsProject = randomUUID();
+
+beforeAll(async () => {
+  // 12 maps with 1..12 events each: more groups than the default limit.
+  const manyMaps = Array.from({ length: 12 }, (_, i) =>
+    Array.from({ length: i + 1 }, () => ({
+      projectId: manyMapsProject,
+      mapId: `map-${String(i + 1).padStart(2, '0')}`,
+      at: daysBefore(1),
+    })),
+  ).flat();
+  await insertEvents(clickhouse, [...events, ...manyMaps]);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+const insights = (q: Partial<InsightsQuery>) =>
+  queryInsights(clickhouse, { projectId, metric: 'count', groupBy: 'day', days: 30, limit: 10, now: NOW, ...q });
+
+describe('insights', () => {
+  it('count by day: oldest first, total and distinct groups over the range', async () => {
+    expect(await insights({})).toEqual({
+      rows: [
+        { group: '2026-03-01', value: 1 },
+        { group: '2026-03-08', value: 1 },
+        { group: '2026-03-15', value: 3 },
+        { group: '2026-03-16', value: 3 },
+        { group: '2026-03-17', value: 3 },
+        { group: '2026-03-18', value: 5 },
+      ],
+      total: 16,
+      distinctGroups: 6,
+    });
+  });
+
+  it('days narrows the range (7 days: from 2026-03-11 12:00)', async () => {
+    const result = await insights({ days: 7 });
+    expect(result.rows.map((r) => r.group)).toEqual(['2026-03-15', '2026-03-16', '2026-03-17', '2026-03-18']);
+    expect(result.total).toBe(14);
+  });
+
+  it('unique_players by day; the total counts each player once across days, anonymous events none', async () => {
+    const result = await insights({ metric: 'unique_players', days: 7 });
+    expect(result.rows).toEqual([
+      { group: '2026-03-15', value: 3 },
+      { group: '2026-03-16', value: 3 },
+      { group: '2026-03-17', value: 3 },
+      { group: '2026-03-18', value: 3 },
+    ]);
+    expect(result.total).toBe(5); // p1, p2, p3, p4, p5
+  });
+
+  it('week groups start on Monday, month groups are YYYY-MM', async () => {
+    expect((await insights({ groupBy: 'week', days: 7 })).rows).toEqual([
+      { group: '2026-03-09', value: 3 },
+      { group: '2026-03-16', value: 11 },
+    ]);
+    expect((await insights({ groupBy: 'month', days: 30 })).rows).toEqual([{ group: '2026-03', value: 16 }]);
+  });
+
+  it('categorical groups: largest first; eventName filters', async () => {
+    expect((await insights({ groupBy: 'event_name' })).rows).toEqual([
+      { group: 'start', value: 13 },
+      { group: 'kill', value: 3 },
+    ]);
+    expect((await insights({ groupBy: 'platform', metric: 'unique_players' })).rows).toEqual([
+      { group: 'pc', value: 5 },
+      { group: 'ps5', value: 1 },
+    ]);
+    expect(await insights({ groupBy: 'map_id', eventName: 'kill' })).toEqual({
+      rows: [{ group: 'm1', value: 3 }],
+      total: 3,
+      distinctGroups: 1,
+    });
+  });
+
+  it('limit caps the rows while total and distinctGroups still cover every group', async () => {
+    const result = await insights({ projectId: manyMapsProject, groupBy: 'map_id', limit: 10 });
+    expect(result.rows).toHaveLength(10);
+    expect(result.rows[0]).toEqual({ group: 'map-12', value: 12 });
+    expect(result.rows[9]).toEqual({ group: 'map-03', value: 3 });
+    expect(result.total).toBe(78);
+    expect(result.distinctGroups).toBe(12);
+    const recent = await insights({ projectId: manyMapsProject, groupBy: 'build_id', limit: 10 });
+    expect(recent).toEqual({ rows: [{ group: '', value: 78 }], total: 78, distinctGroups: 1 });
+  });
+
+  it('a project without events has no rows and zero totals', async () => {
+    expect(await insights({ projectId: randomUUID() })).toEqual({ rows: [], total: 0, distinctGroups: 0 });
+  });
+});

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminClient } from '@framedeck/clickhouse';
+import { queryDashboard, queryRetention } from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { insertEvents, NOW } from './event-fixtures.js';
+import { playerActivity } from './player-activity.fixture.js';
+
+const clickhouse = createAdminClient(testConfig.clickhouse);
+const { projectId, events } = playerActivity();
+
+beforeAll(async () => {
+  await insertEvents(clickhouse, events);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+describe('retention', () => {
+  it('daily cohorts by first-seen day, N = 0..k, null for periods that have not begun', async () => {
+    const result = await queryRetention(clickhouse, { projectId, period: 'day', days: 7, k: 3, now: NOW });
+    // p4 (first seen 17 days ago) and p6 (10 days ago) are not new players of this week.
+    expect(result).toEqual({
+      period: 'day',
+      k: 3,
+      cohorts: [
+        { cohort: '2026-03-15', size: 3, retained: [3, 1, 2, 2], rates: [1, 1 / 3, 2 / 3, 2 / 3] },
+        { cohort: '2026-03-16', size: 1, retained: [1, 1, 1, null], rates: [1, 1, 1, null] },
+      ],
+    });
+  });
+
+  it('weekly cohorts by first-seen Monday', async () => {
+    const result = await queryRetention(clickhouse, { projectId, period: 'week', days: 14, k: 2, now: NOW });
+    expect(result.cohorts).toEqual([
+      { cohort: '2026-03-02', size: 1, retained: [1, 0, 0], rates: [1, 0, 0] },
+      { cohort: '2026-03-09', size: 3, retained: [3, 2, null], rates: [1, 2 / 3, null] },
+      { cohort: '2026-03-16', size: 1, retained: [1, null, null], rates: [1, null, null] },
+    ]);
+  });
+
+  it('a project without players has no cohorts', async () => {
+    const result = await queryRetention(clickhouse, {
+      projectId: randomUUID(),
+      period: 'day',
+      days: 30,
+      k: 7,
+      now: NOW,
+    });
+    expect(result.cohorts).toEqual([]);
+  });
+});
+
+describe('dashboard', () => {
+  it('DAU, MAU, sessions, events and the daily series', async () => {
+    expect(await queryDashboard(clickhouse, { projectId, days: 7, now: NOW })).toEqual({
+      dau: 3,
+      mau: 6,
+      players: 5,
+      sessions: 13,
+      events: 14,
+      avgDau: 3,
+      stickiness: 0.5,
+      daily: [
+        { date: '2026-03-15', events: 3, players: 3, sessions: 3 },
+        { date: '2026-03-16', events: 3, players: 3, sessions: 3 },
+        { date: '2026-03-17', events: 3, players: 3, sessions: 3 },
+        { date: '2026-03-18', events: 5, players: 3, sessions: 4 },
+      ],
+    });
+  });
+
+  it('an empty project gives zeros, not errors', async () => {
+    const result = await queryDashboard(clickhouse, { projectId: randomUUID(), days: 30, now: NOW });
+    expect(result).toMatchObject({ dau: 0, mau: 0, events: 0, players: 0, sessions: 0, stickiness: 0, daily: [] });
+  });
+});
