@@ -52,7 +52,7 @@ export type EventRowInput = {
   timestampUs: number;
   sessionId: string;
   playerId: string;
-  position?: { x: number; y: number; z: number } | null;
+  position?: { x?: number | null; y?: number | null; z?: number | null } | null;
   mapId: string;
   fps: number;
   frameTimeMs: number;
@@ -127,9 +127,9 @@ export class EventsRowBinaryBlock {
     this.string(event.playerId);
     const position = event.position;
     view.setUint8(this.pos, position ? 1 : 0);
-    view.setFloat32(this.pos + 1, position ? position.x : 0, true);
-    view.setFloat32(this.pos + 5, position ? position.y : 0, true);
-    view.setFloat32(this.pos + 9, position ? position.z : 0, true);
+    view.setFloat32(this.pos + 1, position?.x ?? 0, true);
+    view.setFloat32(this.pos + 5, position?.y ?? 0, true);
+    view.setFloat32(this.pos + 9, position?.z ?? 0, true);
     this.pos += 13;
     this.string(event.mapId);
     view.setFloat32(this.pos, event.fps, true);

@@ -1,15 +1,39 @@
 import {
   clickhouseSection,
   collectSections,
+  env,
   kafkaSection,
   listenSection,
   loggingSection,
+  readEnv,
   type Env,
 } from '@framedeck/config';
+
+/** How rows are batched into ClickHouse inserts. */
+export function sinkSection(source: Env) {
+  const e = readEnv(
+    {
+      FRAMEDECK_CONSUMER_FLUSH_ROWS: env.positiveInt(100_000),
+      FRAMEDECK_CONSUMER_FLUSH_BYTES: env.positiveInt(32 * 1024 * 1024),
+      // Upper bound on how long an accepted event waits in memory before its insert starts.
+      FRAMEDECK_CONSUMER_FLUSH_INTERVAL_MS: env.positiveInt(500),
+      // Partitions processed concurrently by one consumer process (rows share blocks).
+      FRAMEDECK_CONSUMER_CONCURRENCY: env.positiveInt(4),
+    },
+    source,
+  );
+  return {
+    flushRows: e.FRAMEDECK_CONSUMER_FLUSH_ROWS,
+    flushBytes: e.FRAMEDECK_CONSUMER_FLUSH_BYTES,
+    flushIntervalMs: e.FRAMEDECK_CONSUMER_FLUSH_INTERVAL_MS,
+    concurrency: e.FRAMEDECK_CONSUMER_CONCURRENCY,
+  };
+}
 
 export function loadConsumerConfig(source: Env = process.env) {
   return collectSections({
     health: () => listenSection(source, 'FRAMEDECK_CONSUMER_HEALTH_PORT', 8082),
+    sink: () => sinkSection(source),
     kafka: () => kafkaSection(source),
     clickhouse: () => clickhouseSection(source),
     logging: () => loggingSection(source),

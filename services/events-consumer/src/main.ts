@@ -3,6 +3,9 @@ import { createKafka } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { loadConsumerConfig } from './config.js';
+import { DeadLetterPublisher } from './kafka/dead-letter.publisher.js';
+import { runEventsConsumer } from './kafka/events.consumer.js';
+import { EventsSink } from './sink/events.sink.js';
 
 runMain('events-consumer', async () => {
   const config = loadConsumerConfig();
@@ -10,8 +13,19 @@ runMain('events-consumer', async () => {
   const clickhouse = createAdminClient(config.clickhouse);
   const kafka = createKafka(config.kafka, logger, '-consumer');
   const admin = kafka.admin();
+  const consumer = kafka.consumer({
+    groupId: config.kafka.consumerGroup,
+    sessionTimeout: 30_000,
+    heartbeatInterval: 3_000,
+    // Big fetches make big blocks; a short wait keeps visibility delay low when traffic is thin.
+    maxBytesPerPartition: 16 * 1024 * 1024,
+    maxBytes: 64 * 1024 * 1024,
+    maxWaitTimeInMs: 100,
+  });
+  const sink = new EventsSink(clickhouse, config.sink, logger);
+  const deadLetters = new DeadLetterPublisher(kafka.producer(), config.kafka.deadLetterTopic);
 
-  const shutdown = new Shutdown(logger).exitOnSignals();
+  const shutdown = new Shutdown(logger, 15_000).exitOnSignals();
   const health = await startHealthServer({
     ...config.health,
     isShuttingDown: () => shutdown.started,
@@ -25,9 +39,25 @@ runMain('events-consumer', async () => {
       },
     },
   });
+  // NOTE: order matters. Flushing first lets the batches in progress finish; disconnecting
+  // the consumer waits for them and commits their (resolved) offsets; only then is the sink
+  // stopped, which abandons any insert still retrying so its offsets stay uncommitted.
   shutdown
+    .add('flush in-flight block', () => sink.flush())
+    .add('stop consuming, commit offsets', () => consumer.disconnect())
+    .add('stop events sink', () => sink.stop())
+    .add('close dead-letter producer', () => deadLetters.close())
     .add('stop health server', () => closeServer(health))
     .add('close kafka admin', () => admin.disconnect())
     .add('close clickhouse', () => clickhouse.close());
+
+  await runEventsConsumer({
+    consumer,
+    sink,
+    deadLetters,
+    topic: config.kafka.eventsTopic,
+    concurrency: config.sink.concurrency,
+    logger,
+  });
   logger.info({ health: `http://${config.health.host}:${config.health.port}` }, 'events consumer started');
 });

@@ -1,0 +1,155 @@
+import {
+  EventsRowBinaryBlock,
+  insertEventRejections,
+  insertEventsBlock,
+  retryInsert,
+  type ClickHouseClient,
+  type EventRejectionRow,
+} from '@framedeck/clickhouse';
+import type { Logger } from '@framedeck/logging';
+import { appendValidEvents, type DecodedBatch } from '../pipeline/batch.processor.js';
+
+export type EventsSinkOptions = {
+  /** Flush when the block holds this many rows... */
+  flushRows: number;
+  /** ...or this many bytes... */
+  flushBytes: number;
+  /** ...or this long after its first row, whichever comes first. */
+  flushIntervalMs: number;
+};
+
+type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // a rejection is observed by whoever awaits the ticket
+  return { promise, resolve, reject };
+}
+
+/**
+ * Collects rows of many Kafka messages (from every partition this process consumes) into one
+ * RowBinary block and inserts it when it is big enough or old enough. `add` returns a ticket
+ * that resolves once the block holding that batch's rows (and its rejection counts) is in
+ * ClickHouse; only then may the caller resolve the message's offset.
+ *
+ * Inserts run one at a time, in order, while the next block fills: tickets therefore resolve
+ * in the order batches were added. A failed insert is retried (backoff + jitter) until it
+ * succeeds or the sink is stopped; stopping rejects the pending tickets, so their offsets are
+ * never committed and Kafka redelivers them.
+ */
+export class EventsSink {
+  private block: EventsRowBinaryBlock;
+  private readonly spareBlocks: EventsRowBinaryBlock[] = [];
+  private rejections: EventRejectionRow[] = [];
+  private ticket = deferred();
+  private timer: NodeJS.Timeout | undefined;
+  private inserting: Promise<void> = Promise.resolve();
+  private readonly abort = new AbortController();
+  private stats = { insertedRows: 0, insertedBlocks: 0 };
+
+  constructor(
+    private readonly clickhouse: ClickHouseClient,
+    private readonly options: EventsSinkOptions,
+    private readonly logger: Logger,
+  ) {
+    this.block = new EventsRowBinaryBlock();
+  }
+
+  get insertedRows(): number {
+    return this.stats.insertedRows;
+  }
+
+  /** Adds a decoded batch; the returned promise resolves when it is durable. */
+  add(batch: DecodedBatch): Promise<void> {
+    if (this.abort.signal.aborted) return Promise.reject(new Error('events sink is stopped'));
+    const rejected = appendValidEvents(batch, this.block);
+    if (rejected.size > 0) {
+      const day = new Date(batch.envelope.receivedAtMs).toISOString().slice(0, 10);
+      for (const [reason, count] of rejected) {
+        this.rejections.push({
+          projectId: batch.envelope.projectId,
+          batchId: batch.envelope.batchId,
+          day,
+          reason,
+          count,
+        });
+      }
+    }
+    const ticket = this.ticket.promise;
+    if (this.block.rows >= this.options.flushRows || this.block.byteLength >= this.options.flushBytes) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs);
+    return ticket;
+  }
+
+  /** Inserts what has been added so far; resolves once every insert before it is done. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const block = this.block;
+    const rejections = this.rejections;
+    const ticket = this.ticket;
+    if (block.rows === 0 && rejections.length === 0) {
+      // Nothing to write, but batches may still wait on this ticket (all their events were
+      // empty): they are durable as soon as everything before them is.
+      this.ticket = deferred();
+      this.inserting = this.inserting.then(ticket.resolve, ticket.reject);
+      return this.inserting;
+    }
+    this.block = this.spareBlocks.pop() ?? new EventsRowBinaryBlock();
+    this.rejections = [];
+    this.ticket = deferred();
+    this.inserting = this.inserting
+      .then(() => this.insert(block, rejections))
+      .then(ticket.resolve, (error: unknown) => {
+        ticket.reject(error);
+        throw error; // every later block fails too: order must hold
+      })
+      .finally(() => {
+        block.reset();
+        this.spareBlocks.push(block);
+      });
+    return this.inserting.catch(() => undefined);
+  }
+
+  /** Flushes what is buffered and waits for it (graceful shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Stops retrying: pending and future tickets reject, so nothing more gets committed. */
+  stop(): void {
+    this.abort.abort();
+    clearTimeout(this.timer);
+    this.ticket.reject(new Error('events sink stopped'));
+  }
+
+  private async insert(block: EventsRowBinaryBlock, rejections: EventRejectionRow[]): Promise<void> {
+    const started = Date.now();
+    const onRetry = (what: string) => (error: unknown, attempt: number, delayMs: number, transient: boolean) =>
+      this.logger[transient && attempt < 5 ? 'warn' : 'error'](
+        { err: (error as Error).message, attempt, delayMs, transient, rows: block.rows },
+        `clickhouse ${what} insert failed; retrying`,
+      );
+    const retry = { signal: this.abort.signal, initialDelayMs: 100, maxDelayMs: 5_000 };
+    if (block.rows > 0) {
+      await retryInsert(() => insertEventsBlock(this.clickhouse, block.bytes()), {
+        ...retry,
+        onRetry: onRetry('events'),
+      });
+    }
+    if (rejections.length > 0) {
+      await retryInsert(() => insertEventRejections(this.clickhouse, rejections), {
+        ...retry,
+        onRetry: onRetry('rejections'),
+      });
+    }
+    this.stats.insertedRows += block.rows;
+    this.stats.insertedBlocks++;
+    this.logger.debug({ rows: block.rows, bytes: block.byteLength, ms: Date.now() - started }, 'block inserted');
+  }
+}
