@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
 import { createAdminClient } from '@framedeck/clickhouse';
 import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
@@ -12,6 +14,10 @@ runMain('api', async () => {
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
   const clickhouse = createAdminClient(config.clickhouse);
+
+  // The first requests should count in Redis, not in the in-process fallback the rate limiter
+  // uses while Redis is unreachable; start anyway after 2 s if Redis is down.
+  await Promise.race([once(redis, 'ready'), setTimeout(2_000)]);
 
   const shutdown = new Shutdown(logger).exitOnSignals();
   const api = buildApp({ config, logger, pool, redis, clickhouse, isShuttingDown: () => shutdown.started });

@@ -7,7 +7,9 @@ import { createRedisClient } from '@framedeck/redis';
 import { buildApp, type ApiDeps } from '../../../services/api/src/app.js';
 import { loadApiConfig } from '../../../services/api/src/config.js';
 import { TEST_ENV } from '../../support/test-env.js';
+import { waitFor } from '../../support/wait.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON of any shape; tests assert on it
 export type ApiResponse = { status: number; headers: Headers; text: string; body: any };
 
 export type RequestOptions = {
@@ -43,6 +45,13 @@ export async function startApi(
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
   const clickhouse = createAdminClient(config.clickhouse);
+  // Commands sent before the connection is up fail fast (no offline queue) and would be
+  // counted by the in-process fallback instead: start with a connected client, when Redis is up.
+  await waitFor(() => redis.status === 'ready' || redis.status === 'reconnecting', {
+    timeoutMs: 5_000,
+    intervalMs: 10,
+    what: 'the Redis client to connect',
+  });
   const api = buildApp({
     config,
     logger,

@@ -10,6 +10,7 @@ import type { ApiResponse } from './api-harness.js';
 export class OpenApiValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walked by path strings below
   constructor(readonly document: any) {
     // NOTE: ajv-formats is CommonJS; under ESM its function may sit on `.default`.
     const add = ((addFormats as { default?: unknown }).default ?? addFormats) as (ajv: Ajv2020) => void;
