@@ -2,6 +2,7 @@
 // 2 cores). Type checking itself is `tsc` in `npm run lint`.
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,6 +18,16 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'Read the environment only in a config.ts module.' },
       ],
+    },
+  },
+  {
+    // The dashboard runs in the browser: browser globals, and the rules of React hooks.
+    files: ['services/dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

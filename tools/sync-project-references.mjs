@@ -8,7 +8,10 @@ import { join, relative } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const workspaces = ['libs', 'services']
   .flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)))
-  .filter((dir) => existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'tsconfig.json')));
+  .filter((dir) => existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'tsconfig.json')))
+  // NOTE: a workspace whose tsconfig says noEmit (the dashboard: Vite bundles it, tsc only
+  // type-checks it) is not a `tsc -b` project; its own build script runs after tsc -b.
+  .filter((dir) => JSON.parse(readFileSync(join(dir, 'tsconfig.json'))).compilerOptions?.noEmit !== true);
 const byName = new Map(workspaces.map((dir) => [JSON.parse(readFileSync(join(dir, 'package.json'))).name, dir]));
 
 for (const dir of workspaces) {

@@ -9,13 +9,24 @@
 #   Postgres    Debian `postgresql`, only if nothing answers on 5432 and it is not installed
 #   Redis       Debian `redis-server`, only if nothing answers on 6379 and it is not installed
 #
-# Usage: install.sh [component...]   (default: all)
+# Optional components, installed only when named (never by default):
+#   chromium    Debian `chromium`, the browser the dashboard's end-to-end tests drive
+#               (test.sh asks for it; Playwright never downloads a browser of its own)
+#
+# Usage: install.sh [component...]   (default: all stack components)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+OPTIONAL_COMPONENTS=(chromium)
+CHROMIUM_BIN=/usr/bin/chromium
+
 components=("$@")
 ((${#components[@]})) || components=("${ALL_COMPONENTS[@]}")
-check_components "${components[@]}"
+stack_components=()
+for c in "${components[@]}"; do
+  [[ " ${OPTIONAL_COMPONENTS[*]} " == *" $c "* ]] || stack_components+=("$c")
+done
+((${#stack_components[@]} == 0)) || check_components "${stack_components[@]}"
 
 install_clickhouse() {
   if command -v clickhouse-server >/dev/null && command -v clickhouse-client >/dev/null; then
@@ -71,6 +82,11 @@ install_redis() {
   port_open "$HOST" "$REDIS_PORT" && return
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null && return
   apt_install redis-server
+}
+
+install_chromium() {
+  [[ -x "$CHROMIUM_BIN" ]] && return
+  apt_install chromium
 }
 
 for c in "${components[@]}"; do

@@ -33,6 +33,8 @@ eval "$(node -e '
 ')"
 
 bash "$INFRA_LOCAL_DIR/prepare.sh"
+# The dashboard's browser tests drive Debian's Chromium (tests/dashboard).
+bash "$INFRA_LOCAL_DIR/install.sh" chromium
 
 log "running tests"
 npx vitest run "$@"

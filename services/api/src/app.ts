@@ -14,6 +14,7 @@ import type { Redis } from '@framedeck/redis';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
 import { apiDocsRouter } from './http/api-docs.router.js';
+import { dashboardAssets } from './http/dashboard-assets.js';
 import type { ApiServices } from './http/api-services.js';
 import { identify } from './http/auth.middleware.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -37,6 +38,8 @@ export type ApiDeps = {
   now?: Clock;
   /** Tests: a private Redis namespace for rate-limit windows. Default "rl:". */
   rateLimitKeyPrefix?: string;
+  /** The built dashboard (index.html + assets/). Default: services/dashboard/dist. */
+  dashboardDir?: string;
   /** Default: every route of src/routes/index.ts. */
   routes?: readonly RouteDefinition[];
 };
@@ -91,6 +94,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
   api.use(mountRoutes(routes, { services, identify: identifyAs, rateLimit: (b) => rateLimiter.middleware(b) }));
   api.use(...guard, notFoundRoute);
   app.use('/api', api);
+  app.use(dashboardAssets({ dir: deps.dashboardDir, logger }));
   app.use(notFoundRoute);
 
   app.use(problemHandler(logger));
