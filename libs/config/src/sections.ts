@@ -113,3 +113,14 @@ export function listenSection(source: Env, portVariable: string, defaultPort: nu
   return { host, port };
 }
 export type ListenConfig = ReturnType<typeof listenSection>;
+
+/**
+ * Where alert notifications may be sent (API checks channels at creation, the evaluator at
+ * every delivery). Off in production: https only, public addresses only. On (=1) allows http
+ * and loopback/private addresses, for local development and tests.
+ */
+export function notificationsSection(source: Env) {
+  const e = readEnv({ FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS: env.bool(false) }, source);
+  return { allowLocalTargets: e.FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS };
+}
+export type NotificationsConfig = ReturnType<typeof notificationsSection>;

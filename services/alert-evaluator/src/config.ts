@@ -2,11 +2,48 @@ import {
   addressesSection,
   clickhouseSection,
   collectSections,
+  env,
   listenSection,
   loggingSection,
+  notificationsSection,
   postgresSection,
+  readEnv,
   type Env,
 } from '@framedeck/config';
+
+/** The evaluator's schedule and the deliverer's retry policy (README: Alerts). */
+export function alertsSection(source: Env) {
+  const e = readEnv(
+    {
+      // Every active rule is evaluated once per interval.
+      FRAMEDECK_ALERTS_EVALUATION_INTERVAL_MS: env.positiveInt(60_000),
+      // How often the evaluator looks for due rules and the deliverer for due deliveries.
+      FRAMEDECK_ALERTS_POLL_INTERVAL_MS: env.positiveInt(5_000),
+      // A claimed rule is ours this long; another instance takes it over afterwards.
+      FRAMEDECK_ALERTS_LEASE_MS: env.positiveInt(120_000),
+      FRAMEDECK_ALERTS_BATCH_SIZE: env.positiveInt(20),
+      FRAMEDECK_NOTIFICATIONS_MAX_ATTEMPTS: env.positiveInt(8),
+      FRAMEDECK_NOTIFICATIONS_RETRY_BASE_MS: env.positiveInt(10_000),
+      FRAMEDECK_NOTIFICATIONS_RETRY_MAX_MS: env.positiveInt(3_600_000),
+      FRAMEDECK_NOTIFICATIONS_TIMEOUT_MS: env.positiveInt(10_000),
+    },
+    source,
+  );
+  return {
+    evaluationIntervalMs: e.FRAMEDECK_ALERTS_EVALUATION_INTERVAL_MS,
+    pollIntervalMs: e.FRAMEDECK_ALERTS_POLL_INTERVAL_MS,
+    leaseMs: e.FRAMEDECK_ALERTS_LEASE_MS,
+    batchSize: e.FRAMEDECK_ALERTS_BATCH_SIZE,
+    delivery: {
+      retry: {
+        maxAttempts: e.FRAMEDECK_NOTIFICATIONS_MAX_ATTEMPTS,
+        baseDelayMs: e.FRAMEDECK_NOTIFICATIONS_RETRY_BASE_MS,
+        maxDelayMs: e.FRAMEDECK_NOTIFICATIONS_RETRY_MAX_MS,
+      },
+      timeoutMs: e.FRAMEDECK_NOTIFICATIONS_TIMEOUT_MS,
+    },
+  };
+}
 
 export function loadEvaluatorConfig(source: Env = process.env) {
   return collectSections({
@@ -15,6 +52,8 @@ export function loadEvaluatorConfig(source: Env = process.env) {
     clickhouse: () => clickhouseSection(source),
     addresses: () => addressesSection(source),
     logging: () => loggingSection(source),
+    notifications: () => notificationsSection(source),
+    alerts: () => alertsSection(source),
   });
 }
 export type EvaluatorConfig = ReturnType<typeof loadEvaluatorConfig>;

@@ -2,6 +2,7 @@ import { createAdminClient } from '@framedeck/clickhouse';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
+import { buildAlertEvaluator } from './alert-evaluator.js';
 import { loadEvaluatorConfig } from './config.js';
 
 runMain('alert-evaluator', async () => {
@@ -21,9 +22,18 @@ runMain('alert-evaluator', async () => {
       },
     },
   });
+  const alerts = buildAlertEvaluator({ config, pool, clickhouse, logger });
+  alerts.start();
   shutdown
+    .add('stop evaluating and delivering', () => alerts.stop())
     .add('stop health server', () => closeServer(health))
     .add('close clickhouse', () => clickhouse.close())
     .add('close postgres', () => pool.end());
-  logger.info({ health: `http://${config.health.host}:${config.health.port}` }, 'alert evaluator started');
+  logger.info(
+    {
+      health: `http://${config.health.host}:${config.health.port}`,
+      evaluationIntervalMs: config.alerts.evaluationIntervalMs,
+    },
+    'alert evaluator started',
+  );
 });

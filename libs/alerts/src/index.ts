@@ -1,0 +1,5 @@
+export * from './alert-rule.model.js';
+export * from './threshold-profile.model.js';
+export * from './cell-evaluation.js';
+export * from './notification-decision.js';
+export * from './alert-notification.js';

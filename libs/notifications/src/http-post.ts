@@ -1,0 +1,51 @@
+import http from 'node:http';
+import https from 'node:https';
+import { checkTargetUrl, guardedLookup, type TargetPolicy } from './target-policy.js';
+
+export type PostResult = { statusCode: number; retryAfterSeconds: number | undefined };
+
+/**
+ * POSTs a body and resolves with the status code; the response body is read and dropped.
+ * Redirects are not followed (a redirect could lead anywhere, past the target policy).
+ * Rejects on network errors, on the timeout, and with TargetRefusedError when the policy
+ * refuses the URL or the address its host resolves to.
+ */
+export function postJson(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { policy: TargetPolicy; timeoutMs: number },
+): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    let url: URL;
+    try {
+      url = checkTargetUrl(rawUrl, options.policy);
+    } catch (error) {
+      return reject(error);
+    }
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(options.policy),
+        timeout: options.timeoutMs,
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, retryAfterSeconds: retryAfter(res) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no response within ${options.timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function retryAfter(res: http.IncomingMessage): number | undefined {
+  const value = Number(res.headers['retry-after']);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -1,0 +1,45 @@
+import { queryHeatmap, type MapBounds } from '@framedeck/analytics';
+import type { EvaluationCell } from '@framedeck/alerts';
+import type { ClickHouseClient } from '@framedeck/clickhouse';
+
+export type CellQuery = {
+  projectId: string;
+  /** The user-specified map id (events.map_id). */
+  mapId: string;
+  bounds: MapBounds;
+  cellSize: number;
+  days: number;
+  now: Date;
+};
+
+/** Where a rule's cells come from; the evaluator takes it as an option (tests may pass fixtures). */
+export type CellSource = (query: CellQuery) => Promise<EvaluationCell[]>;
+
+/**
+ * The Performance-mode heatmap of libs/analytics (the same cells QA sees in the dashboard),
+ * in the evaluator's shape.
+ * NOTE: the heatmap reports 0 for an average with no sample (it only averages values above 0),
+ * so 0 is "no data" here, not a measurement.
+ */
+export function heatmapCellSource(clickhouse: ClickHouseClient): CellSource {
+  return async (q) => {
+    const cells = await queryHeatmap(clickhouse, {
+      projectId: q.projectId,
+      mapId: q.mapId,
+      bounds: q.bounds,
+      cellSize: q.cellSize,
+      days: q.days,
+      now: q.now,
+    });
+    const sample = (value: number | null) => (value !== null && value > 0 ? value : null);
+    return cells.map((c) => ({
+      x: c.x,
+      y: c.y,
+      eventCount: c.event_count,
+      avgFps: sample(c.avg_fps),
+      avgFrameTimeMs: sample(c.avg_frame_time),
+      avgMemoryMb: sample(c.avg_memory),
+      avgGpuTimeMs: sample(c.avg_gpu_time),
+    }));
+  };
+}
