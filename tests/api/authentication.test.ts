@@ -98,6 +98,19 @@ describe('bearer tokens', () => {
     expect((await api.request('/v1/probe/admin', { key: tenant.keys.full })).status).toBe(200);
   });
 
+  it('cannot manage API keys, even with resources:write (no long-lived key from a revocable grant)', async () => {
+    verifier.tokens.set('token-write', {
+      tenantId: tenant.tenantId,
+      projectIds: [tenant.projectId],
+      scopes: ['analytics:read', 'resources:write'],
+    });
+    const keysPath = `/v1/projects/${tenant.projectId}/keys`;
+    const res = await api.request(keysPath, { bearer: 'token-write', method: 'POST', json: { preset: 'read' } });
+    validator.expectProblem(res, 403);
+    expect(res.body.detail).toMatch(/OAuth tokens cannot manage API keys/);
+    validator.expectProblem(await api.request(keysPath, { bearer: 'token-write' }), 403);
+  });
+
   it("reach only the token's consented projects", async () => {
     const res = await api.request(`/v1/projects/${tenant.projectId}/status`, { bearer: 'token-other-tenant' });
     validator.expectProblem(res, 404);

@@ -1,4 +1,4 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseConfig } from '@framedeck/config';
 
 export type { ClickHouseClient } from '@clickhouse/client';
@@ -30,6 +30,10 @@ export function createSandboxClient(config: ClickHouseConfig, database: string):
     database,
     keep_alive: { enabled: true, idle_socket_ttl: 2_000 },
     request_timeout: 30_000,
+    // NOTE: analysts' rejected queries and early-closed result streams are expected outcomes
+    // that the caller reports; the client's own console logger would print each one (with
+    // the query's settings) outside the service's JSON logs.
+    log: { level: ClickHouseLogLevel.OFF },
   });
 }
 

@@ -24,12 +24,24 @@ const ApiKeySchema = z
 
 const KeyPathParams = ProjectPathParams.extend({ keyId: z.uuid().meta({ description: 'API key id.' }) });
 
+/** Data-plane scopes: granted by owner-level credentials (data:admin) without holding them. */
+const DATA_PLANE_SCOPES: readonly string[] = ['events:write', 'events:synthetic'];
+
 /**
  * SECURITY: a credential may create or deactivate only keys whose scopes it holds itself, so a
- * Read & Write key can neither mint a Full key nor switch off a more powerful one.
+ * Read & Write key can neither mint a Full key nor switch off a more powerful one. The one
+ * exception: a credential holding data:admin (a Full key, a signed-in dashboard user) may also
+ * manage ingest keys (events:write), which no control-plane credential holds — otherwise nobody
+ * could rotate an ingest key. OAuth tokens never manage keys: a third-party app must not turn a
+ * revocable, short-lived grant into a long-lived key.
  */
 function assertCanManage(principal: Principal, scopes: readonly string[]): void {
-  const missing = scopes.filter((s) => !(principal.scopes as readonly string[]).includes(s));
+  if (principal.credential.type === 'bearer') {
+    throw problems.forbidden('OAuth tokens cannot manage API keys; use the dashboard or an API key.');
+  }
+  const held: readonly string[] = principal.scopes;
+  const owner = held.includes('data:admin');
+  const missing = scopes.filter((s) => !held.includes(s) && !(owner && DATA_PLANE_SCOPES.includes(s)));
   if (missing.length > 0) {
     throw problems.forbidden(
       `This credential cannot manage a key with scopes it does not hold: ${missing.join(', ')}.`,
@@ -55,13 +67,16 @@ export const listApiKeysRoute = defineRoute({
   path: '/v1/projects/{id}/keys',
   operationId: 'listApiKeys',
   summary: "List the project's API keys",
-  description: 'Active and deactivated keys, newest first. Never the key values.',
+  description: 'Active and deactivated keys, newest first. Never the key values. Not for OAuth tokens.',
   tag: 'API keys',
   auth: { scope: 'resources:write' },
   project: 'path',
   request: { params: ProjectPathParams },
   response: { description: 'The keys.', data: z.array(ApiKeySchema) },
-  handler: async ({ projectId, services }) => (await listKeysOfProject(services.pool, projectId)).map(toApiKey),
+  handler: async ({ principal, projectId, services }) => {
+    assertCanManage(principal, []);
+    return (await listKeysOfProject(services.pool, projectId)).map(toApiKey);
+  },
 });
 
 export const createApiKeyRoute = defineRoute({
@@ -71,7 +86,8 @@ export const createApiKeyRoute = defineRoute({
   summary: 'Create an API key from a preset',
   description:
     'Presets: ingest (events:write), read (analytics:read), readWrite (+ resources:write), full (+ data:admin). ' +
-    'The value is in this response only. A credential can create only keys whose scopes it holds. ' +
+    'The value is in this response only. A credential can create only keys whose scopes it holds ' +
+    '(exception: data:admin holders may create ingest keys); OAuth tokens cannot create keys. ' +
     "At the plan's active-key limit (Free: 2 per project) the answer is 403.",
   tag: 'API keys',
   auth: { scope: 'resources:write' },

@@ -1,0 +1,131 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SqlRejection } from './sandbox-errors.js';
+import { checkAnalystQuery, loadSqlChecker } from './sql-checker.js';
+
+beforeAll(() => loadSqlChecker());
+
+const rejection = (sql: string) => {
+  try {
+    checkAnalystQuery(sql);
+  } catch (error) {
+    if (error instanceof SqlRejection) return error.message;
+    throw error;
+  }
+  return undefined;
+};
+
+describe('checkAnalystQuery accepts analyst SQL', () => {
+  it.each([
+    'SELECT count() AS n FROM events',
+    'SELECT event_name, count() AS n, uniqExact(player_id) FROM events GROUP BY event_name ORDER BY n DESC LIMIT 10',
+    'SELECT map_id, avg(fps), quantile(0.95)(frame_time_ms) FROM events WHERE timestamp >= now() - INTERVAL 30 DAY GROUP BY map_id HAVING count() > 1',
+    "SELECT player_id, windowFunnel(3600)(timestamp, event_name = 'start', event_name = 'finish') AS level FROM events GROUP BY player_id",
+    'SELECT sum(r[1]), sum(r[2]) FROM (SELECT retention(toDate(timestamp) = today(), toDate(timestamp) = yesterday()) AS r FROM events GROUP BY player_id)',
+    'SELECT k, count() FROM events ARRAY JOIN attributes.key AS k GROUP BY k',
+    "SELECT a.key, a.value FROM events ARRAY JOIN attributes AS a WHERE a.key = 'weapon'",
+    'SELECT arrayJoin(metrics.key) AS m, count() FROM events GROUP BY m',
+    "SELECT event_name FROM events WHERE player_id IN (SELECT player_id FROM events WHERE event_name = 'finish')",
+    "SELECT 'a', count() FROM events WHERE platform = 'pc' UNION ALL SELECT 'b', count() FROM events",
+    "WITH finishers AS (SELECT DISTINCT player_id FROM events WHERE event_name = 'finish') SELECT count() FROM finishers",
+    'WITH a AS (SELECT player_id FROM events), b AS (SELECT * FROM a) SELECT count() FROM b',
+    'SELECT e.event_name, s.n FROM events AS e INNER JOIN (SELECT session_id, count() AS n FROM events GROUP BY session_id) AS s ON e.session_id = s.session_id',
+    'SELECT toStartOfDay(timestamp) AS day, countIf(fps < 30), sumIf(1, fps >= 30), avgOrNull(gpu_time_ms) FROM events GROUP BY day',
+    'SELECT `event_name`, "map_id" FROM events',
+    "SELECT CAST(fps AS UInt32), multiIf(fps < 30, 'bad', 'good'), coalesce(camera_pitch, 0) FROM events",
+    'SELECT arrayMap(x -> x * 2, [1, 2, 3]), arrayFilter(x -> x > 1, [1, 2]) FROM events',
+    "SELECT CASE WHEN fps < 30 THEN 'slow' ELSE 'fast' END FROM events",
+    "SELECT DATE '2026-01-01', toDate(timestamp) BETWEEN toDate('2020-01-01') AND today() FROM events",
+    'SELECT * FROM events ORDER BY timestamp_us LIMIT 5 BY map_id',
+    "SELECT event_name FROM events PREWHERE map_id = 'forest' WHERE fps > 0",
+    'SELECT (SELECT count() FROM events) AS total',
+    "SELECT count() FROM events WHERE event_name IN ('start', 'finish')",
+    'select COUNT(*) from events -- trailing comment',
+    '/* leading */ SELECT sum(fps) FROM events;',
+    "SELECT count() FROM events WHERE event_name = 'it''s \\'quoted\\' -- not a comment'",
+    "SELECT match(build_id, '^\\\\d+\\\\.\\\\d+$') FROM events",
+    "SELECT count() FROM events WHERE player_id = 'игрок 😀'",
+  ])('%s', (sql) => {
+    expect(rejection(sql)).toBeUndefined();
+  });
+
+  it('returns the checked text, which is what gets sent', () => {
+    expect(checkAnalystQuery('SELECT 1 FROM events; -- bye').text).toBe('SELECT 1 FROM events');
+  });
+});
+
+describe('checkAnalystQuery refuses', () => {
+  it.each([
+    ['a qualified table', 'SELECT * FROM framedeck.events', /Table framedeck\.events is not available/],
+    ['a quoted qualified table', 'SELECT * FROM `system`.`tables`', /Table system\.tables is not available/],
+    [
+      'a system table in a join',
+      'SELECT * FROM events AS e JOIN system.one AS o ON 1 = 1',
+      /system\.one is not available/,
+    ],
+    ['a comma join', 'SELECT * FROM events, system.one', /system\.one is not available/],
+    ['another table name', 'SELECT * FROM event_rejections', /Table event_rejections is not available/],
+    ['a case variant of events', 'SELECT * FROM EVENTS', /Table EVENTS is not available/],
+    ['a table in a scalar subquery', 'SELECT (SELECT count() FROM system.tables)', /system\.tables/],
+    ['a table in IN (subquery)', 'SELECT 1 FROM events WHERE 1 IN (SELECT 1 FROM system.one)', /system\.one/],
+    ['a table in a derived table', 'SELECT * FROM (SELECT * FROM default.events)', /default\.events/],
+    ['a table in a UNION branch', 'SELECT 1 FROM events UNION ALL SELECT 1 FROM system.one', /system\.one/],
+    ['a WITH entry reading another table', 'WITH x AS (SELECT * FROM system.one) SELECT * FROM x', /system\.one/],
+    [
+      'a WITH name shadowing events',
+      'WITH events AS (SELECT * FROM framedeck.events) SELECT * FROM events',
+      /framedeck\.events/,
+    ],
+    ['a WITH entry reading itself', 'WITH x AS (SELECT * FROM x) SELECT * FROM x', /Table x is not available/],
+    [
+      'a WITH name used outside its query',
+      'SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x), x',
+      /Table x is not available/,
+    ],
+    ['WITH RECURSIVE', 'WITH RECURSIVE x AS (SELECT 1 UNION ALL SELECT 1 FROM x) SELECT * FROM x', /RECURSIVE/],
+    ['IN (table name)', 'SELECT 1 FROM events WHERE 0 IN (system.one)', /IN \(…\) takes values/],
+    ['IN ((table name))', 'SELECT 1 FROM events WHERE 0 IN ((system.one))', /IN \(…\) takes values/],
+    ['IN table name', 'SELECT 1 FROM events WHERE 0 IN system.one', /Syntax error/],
+    ['a table function', 'SELECT * FROM numbers(10)', /Table functions such as numbers/],
+    [
+      'a table function in a join',
+      "SELECT * FROM events JOIN url('http://x', CSV, 'a String') AS u ON 1 = 1",
+      /Table functions such as url/,
+    ],
+    [
+      'a dictionary function',
+      "SELECT dictGetString('d', 'a', toUInt64(1)) FROM events",
+      /Function dictGetString is not allowed/,
+    ],
+    ['joinGet', "SELECT joinGet('framedeck.events', 'player_id', 1)", /Function joinGet is not allowed/],
+    ['currentDatabase()', 'SELECT currentDatabase()', /Function currentDatabase is not allowed/],
+    ['a qualified function name', 'SELECT system.hostName()', /Function system\.hostName is not allowed/],
+    ['the in() function', 'SELECT in(0, system.one)', /Function in is not allowed/],
+    [
+      'a forbidden function in ARRAY JOIN',
+      'SELECT 1 FROM events ARRAY JOIN dictGetString(1) AS x',
+      /Function dictGetString is not allowed/,
+    ],
+    ['SETTINGS', 'SELECT 1 FROM events SETTINGS max_execution_time = 1000', /SETTINGS clauses are not allowed/],
+    ['FORMAT', 'SELECT 1 FROM events FORMAT TabSeparated', /FORMAT clauses are not allowed/],
+    ['INTO OUTFILE', "SELECT 1 FROM events INTO OUTFILE '/tmp/x'", /Syntax error/],
+    ['SELECT INTO', 'SELECT * INTO copy FROM events', /INTO clauses are not allowed/],
+    ['two statements', 'SELECT 1; SELECT 2', /Only one statement/],
+    ['DROP', 'DROP TABLE events', /Only SELECT queries are allowed \(found a DROP statement\)/],
+    ['INSERT', 'INSERT INTO events SELECT * FROM events', /Only SELECT queries are allowed/],
+    ['SHOW', 'SHOW TABLES', /Only SELECT queries are allowed/],
+    ['SET', 'SET readonly = 0', /Only SELECT queries are allowed/],
+    ['EXPLAIN', 'EXPLAIN SELECT 1', /Only SELECT queries are allowed/],
+    ['UNION DISTINCT', 'SELECT 1 FROM events UNION DISTINCT SELECT 2 FROM events', /Only UNION ALL/],
+    ['EXCEPT', 'SELECT 1 FROM events EXCEPT SELECT 2 FROM events', /Only UNION ALL/],
+    ['an E-string', "SELECT E'\\x41' FROM events", /quoting|Syntax error/],
+    ['an empty query', '  -- nothing\n', /empty/],
+    ['deep nesting', `SELECT ${'('.repeat(300)}1${')'.repeat(300)}`, /Syntax error/],
+  ])('%s', (_name, sql, message) => {
+    expect(rejection(sql)).toMatch(message);
+  });
+
+  it('refuses a query whose strings the parser would split differently from ClickHouse', () => {
+    // sqlparser reads `"a\"b"` as ending at the second quote; ClickHouse as one name.
+    expect(rejection('SELECT "a\\" FROM system.one --" FROM events')).toBeDefined();
+  });
+});

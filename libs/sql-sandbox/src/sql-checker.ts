@@ -1,0 +1,277 @@
+import { scanSql, type QuotedToken } from './sql-lexer.js';
+import { loadSqlParser, parseClickHouseSql } from './sql-parser.js';
+import { ALLOWED_NODES, EVENTS_TABLE, FORBIDDEN_CLAUSES, isAllowedFunction, KNOWN_FIELDS } from './sql-policy.js';
+import { reject } from './sandbox-errors.js';
+
+/** A query that passed every check: `text` is exactly what was checked and what must be sent. */
+export type CheckedQuery = { readonly text: string };
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+type Position = { line: number; column: number };
+
+/**
+ * The parser check. Accepts exactly one read-only SELECT (WITH and UNION ALL allowed) whose
+ * every table reference, at any depth, is the unqualified `events` or a WITH name in scope,
+ * with only allow-listed functions and syntax, and no SETTINGS/FORMAT/INTO clause.
+ * Throws SqlRejection (with a message for the analyst) otherwise.
+ *
+ * Call `loadSqlChecker()` once (it loads the parser) before `checkAnalystQuery`.
+ */
+export async function loadSqlChecker(): Promise<void> {
+  await loadSqlParser();
+}
+
+export function checkAnalystQuery(sql: string): CheckedQuery {
+  const scanned = scanSql(sql);
+  if (scanned.text.trim() === '') reject('The query is empty.');
+  const statements = parseClickHouseSql(scanned.text) as Json[];
+  if (statements.length !== 1) reject('Only one statement is allowed.');
+  const statement = statements[0]!;
+  const kind = variantOf(statement);
+  if (kind !== 'Query') reject(`Only SELECT queries are allowed (found ${describeStatement(kind)}).`);
+
+  const walker = new TreeWalker();
+  walker.visit(statement, new Set([EVENTS_TABLE]));
+  assertSameQuotedTokens(scanned.quoted, walker.quoted);
+  return { text: scanned.text };
+}
+
+/**
+ * Visits every node of the syntax tree. Generic on purpose: it descends into every field of
+ * every node, so nothing can hide in a field the checks below do not name, and it refuses
+ * every node type and non-empty field that is not on the allow-lists.
+ */
+class TreeWalker {
+  /** Quoted strings and names as the parser saw them, compared with the lexer's afterwards. */
+  readonly quoted: QuotedToken[] = [];
+
+  visit(node: Json, scope: ReadonlySet<string>): void {
+    if (Array.isArray(node)) {
+      for (const item of node) this.visit(item, scope);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    this.recordQuoted(node);
+    // A query (top level, subquery, WITH entry, UNION branch) has a body: WITH names scope it.
+    if ('body' in node) return this.visitQuery(node, scope);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'span') continue;
+      if (key === 'relation') this.visitRelation(node, scope);
+      else if (isVariantName(key)) this.visitVariant(key, value, scope);
+      else this.visitField(key, value, scope);
+    }
+  }
+
+  private visitVariant(name: string, value: Json, scope: ReadonlySet<string>): void {
+    if (!ALLOWED_NODES.has(name)) reject(`${describeNode(name)} is not allowed in sandboxed queries.`);
+    const node = asObject(value);
+    switch (name) {
+      case 'Function':
+        this.checkFunction(node!);
+        break;
+      case 'SetOperation':
+        if (node!.op !== 'Union' || node!.set_quantifier !== 'All') {
+          reject('Only UNION ALL may combine queries (not UNION DISTINCT, INTERSECT or EXCEPT).');
+        }
+        break;
+      case 'InList':
+        // NOTE: ClickHouse reads `x IN (db.table)` / `x IN (name)` as "the rows of that table".
+        for (const item of asArray(node!.list)) {
+          if (isNameExpression(item)) reject('IN (…) takes values or a subquery, not a table or column name.');
+        }
+        break;
+    }
+    this.visit(value, scope);
+  }
+
+  private visitField(key: string, value: Json, scope: ReadonlySet<string>): void {
+    if (isEmpty(value) || key.endsWith('_token')) return;
+    const clause = FORBIDDEN_CLAUSES[key];
+    if (clause) reject(`${clause} clauses are not allowed in sandboxed queries.`);
+    if (!KNOWN_FIELDS.has(key)) reject(`Unsupported syntax (${key}) in the query.`);
+    if (key === 'data_type') return this.visitDataType(value);
+    this.visit(value, scope);
+  }
+
+  /** WITH names are visible in the main query and in later WITH entries, not in their own. */
+  private visitQuery(query: JsonObject, outer: ReadonlySet<string>): void {
+    let scope = outer;
+    const withClause = asObject(query.with);
+    if (withClause) {
+      if (withClause.recursive === true) reject('WITH RECURSIVE is not allowed.');
+      for (const cte of asArray(withClause.cte_tables)) {
+        const entry = asObject(cte)!;
+        this.visit(entry, scope);
+        const name = asObject(asObject(entry.alias)?.name)?.value;
+        if (typeof name !== 'string') reject('Unsupported WITH entry.');
+        scope = new Set([...scope, name]);
+      }
+    }
+    for (const [key, value] of Object.entries(query)) {
+      if (key !== 'with') this.visitField(key, value, scope);
+    }
+  }
+
+  /**
+   * A FROM item or a JOIN: the only place where table factors (Table, Derived, NestedJoin)
+   * are accepted. After the check, the factor's own fields are walked like any other node.
+   */
+  private visitRelation(holder: JsonObject, scope: ReadonlySet<string>): void {
+    this.checkRelation(holder, scope);
+    const relation = asObject(holder.relation)!;
+    this.visit(Object.values(relation)[0]!, scope);
+  }
+
+  private checkRelation(node: JsonObject, scope: ReadonlySet<string>): void {
+    const relation = asObject(node.relation);
+    const kind = relation && variantOf(relation);
+    const operator = typeof node.join_operator === 'string' ? node.join_operator : '';
+    if (/ArrayJoin$/.test(operator)) return this.checkArrayJoin(relation, kind);
+    if (kind === 'Derived') {
+      if (asObject(relation!.Derived)?.lateral === true) reject('LATERAL subqueries are not allowed.');
+      return;
+    }
+    if (kind === 'NestedJoin') return;
+    if (kind !== 'Table')
+      reject(
+        `Only the table ${EVENTS_TABLE} or a subquery may appear in FROM/JOIN (found ${describeNode(kind ?? 'unknown')}).`,
+      );
+    const table = asObject(relation!.Table)!;
+    const name = tableName(table);
+    if (!isEmpty(table.args)) {
+      reject(`Table functions such as ${name}(…) are not allowed; query the table ${EVENTS_TABLE}.`);
+    }
+    for (const field of ['with_hints', 'partitions', 'version', 'json_path', 'index_hints', 'with_ordinality']) {
+      if (!isEmpty(table[field])) reject(`Unsupported table modifier (${field}).`);
+    }
+    if (!scope.has(name)) {
+      reject(
+        `Table ${name} is not available: sandboxed queries read only the table ${EVENTS_TABLE} ` +
+          `(your project's events)${scope.size > 1 ? ' or a name defined with WITH' : ''}.`,
+      );
+    }
+  }
+
+  /**
+   * sqlparser reads the targets of `ARRAY JOIN x` as table names, but to ClickHouse they are
+   * expressions: a column path (attributes, e.attributes.key) or a function call.
+   */
+  private checkArrayJoin(relation: JsonObject | undefined, kind: string | undefined): void {
+    if (kind !== 'Table') reject('ARRAY JOIN takes array columns or function calls.');
+    const table = asObject(relation!.Table)!;
+    const parts = asArray(table.name);
+    if (!isEmpty(table.args)) {
+      if (parts.length !== 1 || !isAllowedFunction(partName(parts[0]!))) {
+        reject(`Function ${parts.map(partName).join('.')} is not allowed in sandboxed queries.`);
+      }
+    } else if (parts.length < 1 || parts.length > 3) {
+      reject('ARRAY JOIN takes array columns or function calls.');
+    }
+  }
+
+  private checkFunction(fn: JsonObject): void {
+    const parts = asArray(fn.name);
+    const name = parts.map(partName).join('.');
+    if (parts.length !== 1 || !isAllowedFunction(name)) {
+      reject(`Function ${name} is not allowed in sandboxed queries.`);
+    }
+  }
+
+  /** Type names (CAST(x AS Nullable(UInt8))) cannot reach data; only quoted parts are recorded. */
+  private visitDataType(node: Json): void {
+    if (Array.isArray(node)) return node.forEach((n) => this.visitDataType(n));
+    if (node === null || typeof node !== 'object') return;
+    this.recordQuoted(node);
+    for (const value of Object.values(node)) this.visitDataType(value);
+  }
+
+  private recordQuoted(node: JsonObject): void {
+    const span = asObject(node.span);
+    if (!span) return;
+    const value = asObject(node.value);
+    if (value && 'SingleQuotedString' in value) {
+      this.quoted.push({ kind: 'string', ...spanOf(span) });
+    } else if (!isEmpty(node.quote_style)) {
+      if (node.quote_style !== '"' && node.quote_style !== '`') reject('Unsupported quoting in the query.');
+      this.quoted.push({ kind: 'identifier', ...spanOf(span) });
+    }
+  }
+}
+
+/**
+ * NOTE: the second half of the lexical guard. The lexer found the quoted strings and names
+ * the way ClickHouse will; here the parser must have found exactly the same ones, start and
+ * end. If the two tokenizers disagreed anywhere, some text would be a string to one and code
+ * to the other, and the check would not be about the query ClickHouse runs.
+ */
+function assertSameQuotedTokens(lexed: QuotedToken[], parsed: QuotedToken[]): void {
+  const key = (t: QuotedToken) => `${t.kind}@${t.start.line}:${t.start.column}-${t.end.line}:${t.end.column}`;
+  const a = lexed.map(key).sort();
+  const b = parsed.map(key).sort();
+  if (a.length !== b.length || a.some((k, i) => k !== b[i])) {
+    reject('The query quotes strings or names in a way the sandbox cannot verify; use plain single-quoted strings.');
+  }
+}
+
+// ---- small helpers over the JSON tree ----
+
+function isVariantName(key: string): boolean {
+  return /^[A-Z]/.test(key);
+}
+
+function variantOf(node: Json): string | undefined {
+  if (typeof node === 'string') return node;
+  const keys = node && typeof node === 'object' && !Array.isArray(node) ? Object.keys(node) : [];
+  return keys.length === 1 && isVariantName(keys[0]!) ? keys[0] : undefined;
+}
+
+function asObject(value: Json | undefined): JsonObject | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
+function asArray(value: Json | undefined): Json[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isEmpty(value: Json | undefined): boolean {
+  return (
+    value === undefined || // the parser leaves absent optional fields undefined
+    value === null ||
+    value === false ||
+    value === 'None' ||
+    (Array.isArray(value) && value.length === 0) ||
+    (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+  );
+}
+
+function partName(part: Json): string {
+  const ident = asObject(asObject(part)?.Identifier);
+  return typeof ident?.value === 'string' ? ident.value : reject('Unsupported name in the query.');
+}
+
+function tableName(table: JsonObject): string {
+  return asArray(table.name).map(partName).join('.');
+}
+
+function isNameExpression(node: Json): boolean {
+  const kind = variantOf(node);
+  if (kind === 'Nested') return isNameExpression(asObject(node)!.Nested!);
+  return kind === 'Identifier' || kind === 'CompoundIdentifier';
+}
+
+function spanOf(span: JsonObject): Pick<QuotedToken, 'start' | 'end'> {
+  const pos = (p: Json | undefined): Position => {
+    const o = asObject(p);
+    return { line: Number(o?.line), column: Number(o?.column) };
+  };
+  return { start: pos(span.start), end: pos(span.end) };
+}
+
+function describeNode(name: string): string {
+  return `The construct ${name}`;
+}
+
+function describeStatement(kind: string | undefined): string {
+  return kind ? `a ${kind.replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase()} statement` : 'another statement';
+}

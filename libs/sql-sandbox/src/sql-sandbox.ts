@@ -1,0 +1,107 @@
+import { createSandboxClient, type ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseConfig } from '@framedeck/config';
+import { toSandboxFailure } from './clickhouse-diagnostic.js';
+import { ProjectDatabases } from './project-database.js';
+import { reject, SqlSandboxUnavailable } from './sandbox-errors.js';
+import { checkAnalystQuery, loadSqlChecker } from './sql-checker.js';
+
+/** Rows returned when the caller gives no limit, and the most it may ask for. */
+export const DEFAULT_ROW_LIMIT = 1_000;
+export const MAX_ROW_LIMIT = 10_000;
+
+export type SqlQueryRequest = { projectId: string; sql: string; limit?: number };
+export type SqlQueryResult = {
+  rows: Record<string, unknown>[];
+  /** Number of rows returned (at most the limit). */
+  rowCount: number;
+  /** True when the query produced more rows than the limit and the rest were not read. */
+  truncated: boolean;
+};
+
+export type SqlSandboxOptions = {
+  clickhouse: ClickHouseConfig;
+  /** The admin client: creates each project's database and view (the sandbox user cannot). */
+  admin: ClickHouseClient;
+};
+
+/**
+ * Runs an analyst's raw SQL against one project's events, behind three walls:
+ *  1. the parser check (sql-checker): one SELECT over `events`, allow-listed functions only;
+ *  2. the project database: `events` is a view of this project's rows only, and is the
+ *     default database of the query;
+ *  3. the ClickHouse user: read-only, resource-limited profile, quota keyed by project.
+ * The text ClickHouse receives is exactly the text that was checked (never rewritten).
+ */
+export class SqlSandbox {
+  private readonly databases: ProjectDatabases;
+
+  private constructor(private readonly options: SqlSandboxOptions) {
+    this.databases = new ProjectDatabases(options.admin, options.clickhouse.database);
+  }
+
+  /** Loads the SQL parser (WebAssembly) once; queries can run as soon as this resolves. */
+  static async create(options: SqlSandboxOptions): Promise<SqlSandbox> {
+    await loadSqlChecker();
+    return new SqlSandbox(options);
+  }
+
+  async run(request: SqlQueryRequest): Promise<SqlQueryResult> {
+    const limit = request.limit ?? DEFAULT_ROW_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROW_LIMIT) {
+      reject(`limit must be an integer from 1 to ${MAX_ROW_LIMIT}.`);
+    }
+    const checked = checkAnalystQuery(request.sql);
+    const database = await this.databases.ensure(request.projectId).catch((error: unknown) => {
+      throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
+    });
+    const context = { projectDatabase: database, sharedDatabase: this.options.clickhouse.database };
+    const client = createSandboxClient(this.options.clickhouse, database);
+    try {
+      const resultSet = await client.query({
+        query: checked.text,
+        format: 'JSONEachRow',
+        // quota_key is an HTTP parameter, accepted in readonly mode: each project gets its
+        // own bucket of the sandbox quota (infra/clickhouse/users.xml) instead of sharing one.
+        clickhouse_settings: { quota_key: request.projectId },
+      });
+      return await readRows(resultSet.stream(), limit);
+    } catch (error) {
+      const failure = toSandboxFailure(error, context);
+      if (failure instanceof SqlSandboxUnavailable) this.databases.forget(request.projectId);
+      throw failure;
+    } finally {
+      await client.close();
+    }
+  }
+}
+
+/**
+ * Reads at most limit + 1 rows of the streamed result, then stops (leaving the loop destroys
+ * the response stream, and ClickHouse cancels the query when it can no longer write).
+ * NOTE: the limit is applied here rather than in SQL: wrapping the analyst's text would mean
+ * sending text other than what was checked, and readonly=1 forbids per-query overrides of
+ * max_result_rows. ClickHouse reports an error that happens after the first rows were sent
+ * (e.g. a result larger than the profile's max_result_rows) as a text line in the body.
+ */
+async function readRows(stream: AsyncIterable<{ text: string }[]>, limit: number): Promise<SqlQueryResult> {
+  const rows: Record<string, unknown>[] = [];
+  read: for await (const batch of stream) {
+    for (const row of batch) {
+      if (row.text === '') continue;
+      rows.push(parseRow(row.text));
+      if (rows.length > limit) break read;
+    }
+  }
+  const truncated = rows.length > limit;
+  if (truncated) rows.length = limit;
+  return { rows, rowCount: rows.length, truncated };
+}
+
+function parseRow(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Not a row: an exception ClickHouse wrote into the stream after the headers were sent.
+    throw new Error(text);
+  }
+}
