@@ -3,6 +3,7 @@ import { ConfigError } from '@framedeck/config';
 import { createLogger } from '@framedeck/logging';
 import { bootstrap, createProject, parsePlan, UsageError } from './commands/accounts.command.js';
 import { migrateAll } from './commands/migrate.command.js';
+import { parseSimulateOptions, simulate } from './commands/simulate.command.js';
 import { loadCliConfig } from './config.js';
 
 const USAGE = `Usage: framedeck <command> [options]
@@ -12,6 +13,9 @@ Commands:
   bootstrap [--plan free|pro|enterprise] [--json]   create a tenant, a user, a project and its API keys
   project create --tenant <id> --name <name> [--json]
                                                     add a project (with an ingest and a full key) to a tenant
+  simulate --project <id> --key <ingestKey> [--players N] [--minutes M] [--ingest-url URL]
+           [--map-id ID] [--rate EVENTS_PER_S] [--seed S] [--json]
+                                                    send simulated gameplay telemetry through the ingest gateway
 
 Configuration comes from FRAMEDECK_* environment variables (see README.md).`;
 
@@ -25,6 +29,14 @@ export async function main(argv: string[]): Promise<number> {
       plan: { type: 'string' },
       tenant: { type: 'string' },
       name: { type: 'string' },
+      project: { type: 'string' },
+      key: { type: 'string' },
+      players: { type: 'string' },
+      minutes: { type: 'string' },
+      'ingest-url': { type: 'string' },
+      'map-id': { type: 'string' },
+      rate: { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: false,
@@ -62,6 +74,11 @@ export async function main(argv: string[]): Promise<number> {
         }
         const result = await createProject(config, { tenantId: values.tenant, name: values.name });
         print(result, JSON.stringify(result, null, 2));
+        return 0;
+      }
+      case 'simulate': {
+        const report = await simulate(parseSimulateOptions(values, config));
+        print(report, `simulated ${report.events} events in ${report.batches} batches (${report.seconds} s)`);
         return 0;
       }
       default:

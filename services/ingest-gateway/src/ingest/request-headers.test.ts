@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { IngestError } from '../http/ingest-error.js';
+import type { IngestError } from '../http/ingest-error.js';
 import { parseIngestHeaders } from './request-headers.js';
 
 const valid = {
