@@ -151,120 +151,31 @@ export function isAllowedFunction(name: string): boolean {
 
 /**
  * Syntax-tree node types (enum variants of sqlparser-rs's AST, serialised as `{"Variant": …}`)
- * a query may contain. Anything else — other statements, table functions, UNNEST, PIVOT,
- * placeholders, dollar-quoted strings, MATCH … AGAINST, … — is refused. Table factors
+ * a query may contain: statement and query structure, select items, join kinds, expressions,
+ * literals (only single-quoted strings: other string forms tokenise differently in
+ * ClickHouse), ordering, windows and SAMPLE. Anything else — other statements, table
+ * functions, UNNEST, PIVOT, placeholders, dollar-quoted strings, MATCH … AGAINST — is refused. Table factors
  * (`Table`, `Derived`, `NestedJoin`) are absent on purpose: only the FROM/JOIN checker
  * accepts them, where their names are checked.
  */
-export const ALLOWED_NODES: ReadonlySet<string> = new Set([
-  // statement and query structure
-  'Query',
-  'Select',
-  'SetOperation',
-  'Subquery',
-  'Distinct',
-  'On',
-  'Expressions',
-  'All',
-  'LimitOffset',
-  'OffsetCommaLimit',
-  'Offset',
-  'Limit',
-  // select items
-  'UnnamedExpr',
-  'ExprWithAlias',
-  'Wildcard',
-  'QualifiedWildcard',
-  'ObjectName',
-  // joins (the join kinds, their constraints)
-  'Inner',
-  'Left',
-  'Right',
-  'LeftOuter',
-  'RightOuter',
-  'FullOuter',
-  'CrossJoin',
-  'Join',
-  'Semi',
-  'LeftSemi',
-  'RightSemi',
-  'Anti',
-  'LeftAnti',
-  'RightAnti',
-  'AsOf',
-  'Using',
-  'Natural',
-  // expressions
-  'Identifier',
-  'CompoundIdentifier',
-  'CompoundFieldAccess',
-  'Subscript',
-  'Index',
-  'Slice',
-  'Dot',
-  'BinaryOp',
-  'UnaryOp',
-  'Nested',
-  'Tuple',
-  'Array',
-  'Value',
-  'TypedString',
-  'Interval',
-  'Function',
-  'List',
-  'Unnamed',
-  'Expr',
-  'Lambda',
-  'One',
-  'Many',
-  'Case',
-  'Cast',
-  'Extract',
-  'Substring',
-  'Trim',
-  'Position',
-  'Ceil',
-  'Floor',
-  'DateTimeField',
-  'Between',
-  'Like',
-  'ILike',
-  'InList',
-  'InSubquery',
-  'Exists',
-  'IsNull',
-  'IsNotNull',
-  'IsTrue',
-  'IsFalse',
-  'IsNotTrue',
-  'IsNotFalse',
-  'IsDistinctFrom',
-  'IsNotDistinctFrom',
-  'AtTimeZone',
-  // literals (only single-quoted strings: other string forms tokenise differently in ClickHouse)
-  'Number',
-  'SingleQuotedString',
-  'HexStringLiteral',
-  'Boolean',
-  'Null',
-  // ordering and windows
-  'OrderByExpr',
-  'WindowSpec',
-  'NamedWindow',
-  'Rows',
-  'Range',
-  'Groups',
-  'CurrentRow',
-  'Preceding',
-  'Following',
-  'Sample',
-  'AfterTableAlias',
-  'BeforeTableAlias',
-  'Bernoulli',
-  'System',
-  'Block',
-  'Row',
-]);
+export const ALLOWED_NODES: ReadonlySet<string> = new Set(
+  `
+  Query Select SetOperation Subquery Distinct On Expressions All LimitOffset OffsetCommaLimit Offset Limit
+  UnnamedExpr ExprWithAlias Wildcard QualifiedWildcard
+  Inner Left Right LeftOuter RightOuter FullOuter CrossJoin Join Semi LeftSemi RightSemi Anti LeftAnti RightAnti
+  AsOf Using Natural
+  Identifier CompoundIdentifier CompoundFieldAccess Subscript Index Slice Dot BinaryOp UnaryOp Nested Tuple Array
+  Value TypedString Interval Function List Unnamed Expr Lambda One Many
+  Case Cast Extract Substring Trim Position Ceil Floor DateTimeField
+  Between Like ILike InList InSubquery Exists IsNull IsNotNull IsTrue IsFalse IsNotTrue IsNotFalse
+  IsDistinctFrom IsNotDistinctFrom AtTimeZone
+  Number SingleQuotedString HexStringLiteral Boolean Null
+  OrderByExpr WindowSpec NamedWindow Rows Range Groups CurrentRow Preceding Following
+  Sample AfterTableAlias BeforeTableAlias Bernoulli System Block Row
+  `
+    .trim()
+    .split(/\s+/),
+);
 
 /** Clauses that change where results go or how the server runs the query. */
 export const FORBIDDEN_CLAUSES: Readonly<Record<string, string>> = {
