@@ -19,3 +19,8 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   const { rows } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE email = lower($1)`, [email]);
   return rows[0];
 }
+
+export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
+  const { rows } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+  return rows[0];
+}

@@ -42,6 +42,7 @@ export function buildAlertEvaluator(deps: AlertEvaluatorDeps) {
     targets: config.notifications,
     retry: config.alerts.delivery.retry,
     timeoutMs: config.alerts.delivery.timeoutMs,
+    leaseMs: config.alerts.leaseMs,
     batchSize: config.alerts.batchSize,
   });
   const delivering = new PeriodicTask(

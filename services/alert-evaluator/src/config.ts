@@ -2,6 +2,7 @@ import {
   addressesSection,
   clickhouseSection,
   collectSections,
+  ConfigError,
   env,
   listenSection,
   loggingSection,
@@ -19,7 +20,7 @@ export function alertsSection(source: Env) {
       FRAMEDECK_ALERTS_EVALUATION_INTERVAL_MS: env.positiveInt(60_000),
       // How often the evaluator looks for due rules and the deliverer for due deliveries.
       FRAMEDECK_ALERTS_POLL_INTERVAL_MS: env.positiveInt(5_000),
-      // A claimed rule is ours this long; another instance takes it over afterwards.
+      // A claimed rule (or delivery) is ours this long; another instance takes it over afterwards.
       FRAMEDECK_ALERTS_LEASE_MS: env.positiveInt(120_000),
       FRAMEDECK_ALERTS_BATCH_SIZE: env.positiveInt(20),
       FRAMEDECK_NOTIFICATIONS_MAX_ATTEMPTS: env.positiveInt(8),
@@ -29,6 +30,12 @@ export function alertsSection(source: Env) {
     },
     source,
   );
+  // NOTE: a lease shorter than one delivery attempt would let a second instance send it again.
+  if (e.FRAMEDECK_ALERTS_LEASE_MS < e.FRAMEDECK_NOTIFICATIONS_TIMEOUT_MS + 1_000) {
+    throw new ConfigError([
+      'FRAMEDECK_ALERTS_LEASE_MS: must exceed FRAMEDECK_NOTIFICATIONS_TIMEOUT_MS by at least 1000 ms',
+    ]);
+  }
   return {
     evaluationIntervalMs: e.FRAMEDECK_ALERTS_EVALUATION_INTERVAL_MS,
     pollIntervalMs: e.FRAMEDECK_ALERTS_POLL_INTERVAL_MS,

@@ -3,13 +3,7 @@ import type { ClickHouseClient } from '@framedeck/clickhouse';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
-import {
-  FailOpenSlidingWindow,
-  MemorySlidingWindow,
-  RedisSlidingWindow,
-  type Clock,
-  type SlidingWindowCounter,
-} from '@framedeck/rate-limit';
+import type { Clock } from '@framedeck/rate-limit';
 import type { Redis } from '@framedeck/redis';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
@@ -17,12 +11,14 @@ import { apiDocsRouter } from './http/api-docs.router.js';
 import { dashboardAssets } from './http/dashboard-assets.js';
 import type { ApiServices } from './http/api-services.js';
 import { identify } from './http/auth.middleware.js';
+import { failOpenCounter } from './http/fail-open-counter.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import type { BearerTokenVerifier } from './http/principal.js';
 import { notFoundRoute, problemHandler } from './http/problem.middleware.js';
 import { TenantRateLimiter } from './http/rate-limit.middleware.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/route-registry.js';
+import type { Identity } from './identity.js';
 import { API_ROUTES } from './routes/index.js';
 
 export type ApiDeps = {
@@ -34,6 +30,12 @@ export type ApiDeps = {
   isShuttingDown?: () => boolean;
   /** The OAuth seam: without it, every bearer token is refused with 401. */
   bearerVerifier?: BearerTokenVerifier;
+  /**
+   * Dashboard sessions and the OAuth server (createIdentity, src/identity.ts): its pages and
+   * endpoints, its bearer verifier (unless `bearerVerifier` is given) and the session cookie as
+   * a credential. Without it: API keys only.
+   */
+  identity?: Identity;
   /** Tests: a controllable clock for the rate-limit windows. */
   now?: Clock;
   /** Tests: a private Redis namespace for rate-limit windows. Default "rl:". */
@@ -55,7 +57,8 @@ export type ApiApp = {
 /** The API service's HTTP app: health at the origin's root, the REST API under /api. */
 export function buildApp(deps: ApiDeps): ApiApp {
   const { config, logger } = deps;
-  const routes = deps.routes ?? API_ROUTES;
+  const identity = deps.identity;
+  const routes = [...(deps.routes ?? API_ROUTES), ...(identity?.routes ?? [])];
   const apiKeys = new ApiKeyAuthenticator(
     { pool: deps.pool, logger },
     { cacheMs: config.api.keyCacheMs, flushMs: config.api.keyLastUsedFlushMs },
@@ -70,7 +73,14 @@ export function buildApp(deps: ApiDeps): ApiApp {
   };
   const now = deps.now ?? Date.now;
   const rateLimiter = new TenantRateLimiter({
-    counter: rateLimitCounter(deps, now),
+    counter: failOpenCounter({
+      redis: deps.redis,
+      logger,
+      windowMs: config.api.rateLimit.windowMs,
+      now,
+      keyPrefix: deps.rateLimitKeyPrefix,
+      what: 'rate limiter',
+    }),
     pool: deps.pool,
     logger,
     windowMs: config.api.rateLimit.windowMs,
@@ -78,9 +88,10 @@ export function buildApp(deps: ApiDeps): ApiApp {
     anonymousPerWindow: config.api.rateLimit.anonymousPerWindow,
     now,
   });
-  const identifyAs = (accepts: 'any' | 'apiKey') => identify(apiKeys, deps.bearerVerifier, accepts);
+  const identifyAs = (accepts: 'any' | 'apiKey' | 'session') =>
+    identify(apiKeys, deps.bearerVerifier ?? identity?.bearerVerifier, accepts, identity?.sessionAuthenticator);
   const guard: RequestHandler[] = [identifyAs('any'), rateLimiter.middleware('plan')];
-  const openApiDocument = buildOpenApiDocument(routes, { baseUrl: config.addresses.baseUrl });
+  const openApiDocument = buildOpenApiDocument(routes, { baseUrl: config.addresses.baseUrl }, identity?.openApiPaths);
 
   const app = express();
   app.disable('x-powered-by');
@@ -89,6 +100,8 @@ export function buildApp(deps: ApiDeps): ApiApp {
     if (!serveHealth(req, res, healthChecks(deps), deps.isShuttingDown)) next();
   });
 
+  // OAuth endpoints and pages (some under /api/oauth) and /api/v1/session come first.
+  if (identity) app.use(identity.router);
   const api = express.Router();
   api.use(apiDocsRouter(openApiDocument, guard));
   api.use(mountRoutes(routes, { services, identify: identifyAs, rateLimit: (b) => rateLimiter.middleware(b) }));
@@ -98,7 +111,13 @@ export function buildApp(deps: ApiDeps): ApiApp {
   app.use(notFoundRoute);
 
   app.use(problemHandler(logger));
-  return { app, openApiDocument, close: () => apiKeys.close() };
+  return {
+    app,
+    openApiDocument,
+    close: async () => {
+      await Promise.all([apiKeys.close(), identity?.close()]);
+    },
+  };
 }
 
 function healthChecks(deps: ApiDeps): HealthChecks {
@@ -109,22 +128,4 @@ function healthChecks(deps: ApiDeps): HealthChecks {
       if (!(await deps.clickhouse.ping()).success) throw new Error('ping failed');
     },
   };
-}
-
-/**
- * DECISION: Redis down → fail open to a per-instance in-memory window with the same limits
- * (logged at most every 30 s). The API stays up; each instance still stops a runaway client.
- */
-function rateLimitCounter(deps: ApiDeps, now: Clock): SlidingWindowCounter {
-  const windowMs = deps.config.api.rateLimit.windowMs;
-  let lastWarning = 0;
-  return new FailOpenSlidingWindow(
-    new RedisSlidingWindow(deps.redis, { windowMs, now, keyPrefix: deps.rateLimitKeyPrefix ?? 'rl:' }),
-    new MemorySlidingWindow({ windowMs, now }),
-    (error) => {
-      if (Date.now() - lastWarning < 30_000) return;
-      lastWarning = Date.now();
-      deps.logger.warn({ err: error }, 'rate limiter: Redis unavailable, counting in this process only');
-    },
-  );
 }

@@ -7,6 +7,8 @@ import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildApp } from './app.js';
 import { loadApiConfig } from './config.js';
+import { createIdentity } from './identity.js';
+import { loadServerSecrets } from './security/server-secrets.js';
 
 runMain('api', async () => {
   const config = loadApiConfig();
@@ -19,13 +21,25 @@ runMain('api', async () => {
   // uses while Redis is unreachable; start anyway after 2 s if Redis is down.
   await Promise.race([once(redis, 'ready'), setTimeout(2_000)]);
 
+  // Generated on the very first start and shared by every instance (Postgres: server_secrets).
+  const secrets = await loadServerSecrets(pool);
+  const identity = createIdentity({ pool, redis, logger, appOrigin: config.addresses.appOrigin, secrets });
+
   const shutdown = new Shutdown(logger).exitOnSignals();
-  const api = buildApp({ config, logger, pool, redis, clickhouse, isShuttingDown: () => shutdown.started });
+  const api = buildApp({
+    config,
+    logger,
+    pool,
+    redis,
+    clickhouse,
+    identity,
+    isShuttingDown: () => shutdown.started,
+  });
   const server = api.app.listen(config.listen.port, config.listen.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   shutdown
     .add('stop accepting requests', () => closeServer(server))
-    .add('flush api key usage', () => api.close())
+    .add('flush api key and OAuth app usage', () => api.close())
     .add('close clickhouse', () => clickhouse.close())
     .add('close redis', () => redis.quit())
     .add('close postgres', () => pool.end());

@@ -18,6 +18,8 @@ export type DelivererOptions = {
   targets: TargetPolicy;
   retry: RetryPolicy;
   timeoutMs: number;
+  /** How long a claimed delivery stays ours; longer than timeoutMs (config checks it). */
+  leaseMs: number;
   /** Deliveries sent in parallel per run. */
   batchSize: number;
 };
@@ -35,15 +37,9 @@ export class NotificationDeliverer {
   constructor(private readonly options: DelivererOptions) {}
 
   async runOnce(): Promise<DeliveryRun> {
-    const { pool, clock, batchSize, timeoutMs } = this.options;
+    const { pool, clock, batchSize, leaseMs } = this.options;
     const leaseToken = randomUUID();
-    // The lease outlives the longest attempt (connect + answer within timeoutMs) with margin.
-    const deliveries = await claimDueDeliveries(pool, {
-      now: clock.now(),
-      leaseToken,
-      leaseMs: timeoutMs + 30_000,
-      limit: batchSize,
-    });
+    const deliveries = await claimDueDeliveries(pool, { now: clock.now(), leaseToken, leaseMs, limit: batchSize });
     const run: DeliveryRun = { claimed: deliveries.length, delivered: 0, retrying: 0, failed: 0 };
     await Promise.all(
       deliveries.map(async (delivery) => {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { isScope, OAUTH_GRANTABLE_SCOPES } from '@framedeck/auth';
 import { problems } from '@framedeck/problem';
 import type { ApiKeyAuthenticator } from './api-key.authenticator.js';
-import type { BearerTokenVerifier, Principal } from './principal.js';
+import type { BearerTokenVerifier, Principal, SessionAuthenticator } from './principal.js';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
@@ -13,15 +13,22 @@ const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
  *
  * Rules: X-API-Key wins when both headers are sent (an invalid key is a 401 even with a valid
  * token: no silent fallback). `accepts: 'apiKey'` ignores bearer tokens (→ 401). Without a
- * verifier, every bearer token is a 401.
+ * verifier, every bearer token is a 401. The dashboard session cookie counts only when neither
+ * header is sent; `accepts: 'session'` considers nothing else.
  */
 export function identify(
   apiKeys: ApiKeyAuthenticator,
   bearer: BearerTokenVerifier | undefined,
-  accepts: 'any' | 'apiKey',
+  accepts: 'any' | 'apiKey' | 'session',
+  session?: SessionAuthenticator,
 ): RequestHandler {
   return async (req, _res, next) => {
     try {
+      if (accepts === 'session') {
+        req.principal = (await session?.authenticate(req)) ?? undefined;
+        if (!req.principal) req.authFailure = 'This endpoint needs a signed-in dashboard session.';
+        return next();
+      }
       const key = req.get('x-api-key');
       if (key !== undefined) {
         req.principal = await apiKeys.authenticate(key.trim());
@@ -29,7 +36,10 @@ export function identify(
         return next();
       }
       const authorization = req.get('authorization');
-      if (authorization === undefined) return next();
+      if (authorization === undefined) {
+        if (accepts === 'any' && session) req.principal = (await session.authenticate(req)) ?? undefined;
+        return next();
+      }
       const token = BEARER.exec(authorization)?.[1];
       if (!token) req.authFailure = 'Unsupported Authorization header: send "Bearer <access token>" or X-API-Key.';
       else if (accepts === 'apiKey') req.authFailure = 'This endpoint accepts only an API key (X-API-Key).';
@@ -42,6 +52,7 @@ export function identify(
       next();
     } catch (error) {
       // Postgres (or the verifier's store) is down: answer after the rate limiter, as a 503.
+      // (A session's failed CSRF check arrives here too, as its 403 ApiProblem.)
       req.authError = error;
       next();
     }

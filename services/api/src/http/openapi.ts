@@ -42,8 +42,10 @@ const PROJECT_HEADER = z.object({
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   servers: { baseUrl: string },
+  /** Endpoints outside the registry (OAuth, dashboard sign-in), documented by their owners. */
+  extraPaths: ZodOpenApiPathsObject = {},
 ): oas32.OpenAPIObject {
-  const paths: ZodOpenApiPathsObject = {};
+  const paths: ZodOpenApiPathsObject = { ...extraPaths };
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method] = operation(route);
   }
@@ -64,6 +66,15 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description: `OAuth 2.1 access token; may hold only ${OAUTH_GRANTABLE_SCOPES.join(', ')}.`,
+        },
+        SessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'fd_session',
+          description:
+            'Dashboard sign-in session (POST /v1/session; `__Host-fd_session` on https origins). Holds ' +
+            'analytics:read, resources:write and data:admin on every project of the tenant. Unsafe methods ' +
+            'also need the header X-CSRF-Token (from the session response).',
         },
       },
       headers: {
@@ -88,10 +99,11 @@ export function buildOpenApiDocument(
 
 function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const scope = route.auth.scope;
-  const bearerAllowed =
-    (route.auth.credentials ?? 'any') === 'any' && (scope === null || OAUTH_GRANTABLE_SCOPES.includes(scope));
-  const security: Record<string, string[]>[] = [{ ApiKeyAuth: [] }];
+  const credentials = route.auth.credentials ?? 'any';
+  const bearerAllowed = credentials === 'any' && (scope === null || OAUTH_GRANTABLE_SCOPES.includes(scope));
+  const security: Record<string, string[]>[] = credentials === 'session' ? [] : [{ ApiKeyAuth: [] }];
   if (bearerAllowed) security.push({ BearerAuth: scope ? [scope] : [] });
+  if (credentials !== 'apiKey') security.push({ SessionCookie: [] });
   const errors = new Set<number>([401, 429, 500, 503, ...(route.errors ?? [])]);
   if (scope) errors.add(403);
   if (route.project) errors.add(404);
@@ -117,7 +129,14 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     };
   }
   const scopeText = scope ? `Requires scope \`${scope}\`.` : 'Any valid credential.';
-  const credentialText = bearerAllowed ? 'API key or OAuth bearer token.' : 'API key only.';
+  const credentialText =
+    credentials === 'session'
+      ? 'Signed-in dashboard session only.'
+      : bearerAllowed
+        ? 'API key, OAuth bearer token or dashboard session.'
+        : credentials === 'apiKey'
+          ? 'API key only.'
+          : 'API key or dashboard session.';
   return {
     operationId: route.operationId,
     summary: route.summary,

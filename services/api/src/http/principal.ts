@@ -1,4 +1,5 @@
 import type { Scope } from '@framedeck/auth';
+import type { Request } from 'express';
 import type { RateLimitInfo } from 'express-rate-limit';
 
 /**
@@ -10,7 +11,7 @@ export type Principal = {
   /** The projects this credential may touch: an API key's own project, a token's consented ones. */
   projectIds: readonly string[];
   scopes: readonly Scope[];
-  credential: ApiKeyCredential | BearerCredential;
+  credential: ApiKeyCredential | BearerCredential | SessionCredential;
 };
 
 export type ApiKeyCredential = {
@@ -22,6 +23,9 @@ export type ApiKeyCredential = {
 };
 
 export type BearerCredential = { type: 'bearer'; clientId?: string; subject?: string };
+
+/** A signed-in dashboard user (a tenant owner), authenticated by the session cookie. */
+export type SessionCredential = { type: 'session'; userId: string; email: string; planId: string };
 
 /** What a bearer-token verifier vouches for. */
 export type BearerGrant = {
@@ -40,6 +44,15 @@ export type BearerGrant = {
  */
 export interface BearerTokenVerifier {
   verify(token: string): Promise<BearerGrant | null>;
+}
+
+/**
+ * The seam dashboard sessions plug into (src/session): the principal of the request's session
+ * cookie, or null when there is none or it is not live. Throws an ApiProblem (403) when an
+ * unsafe request with a live session fails the CSRF check.
+ */
+export interface SessionAuthenticator {
+  authenticate(req: Request): Promise<Principal | null>;
 }
 
 declare module 'express-serve-static-core' {

@@ -9,7 +9,7 @@ import { jsonBody, parseOr400 } from './validate.js';
 export type RegistryDeps = {
   services: ApiServices;
   /** `identify` for the credential kinds a route accepts. */
-  identify: (accepts: 'any' | 'apiKey') => RequestHandler;
+  identify: (accepts: 'any' | 'apiKey' | 'session') => RequestHandler;
   rateLimit: (bucket: 'plan' | 'whoami') => RequestHandler;
 };
 

@@ -26,9 +26,10 @@ export type RouteDefinition<
   tag: string;
   /**
    * `scope`: what the credential must hold (null: any valid credential, e.g. whoami).
-   * `credentials`: 'apiKey' refuses bearer tokens with 401 (whoami). Default 'any'.
+   * `credentials`: 'apiKey' refuses bearer tokens with 401 (whoami); 'session' accepts only a
+   * signed-in dashboard user (account settings). Default 'any'.
    */
-  auth: { scope: Scope | null; credentials?: 'any' | 'apiKey' };
+  auth: { scope: Scope | null; credentials?: 'any' | 'apiKey' | 'session' };
   /** Which quota the request counts against. Default 'plan' (the tenant's hourly plan limit). */
   rateLimit?: 'plan' | 'whoami';
   /**

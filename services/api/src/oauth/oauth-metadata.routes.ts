@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import { OAUTH_GRANTABLE_SCOPES } from '@framedeck/auth';
+import { OAUTH_PATHS } from './oauth.constants.js';
+
+/**
+ * RFC 8414 authorization server metadata, written out rather than derived from the library's
+ * OpenID discovery document, so what we promise is exactly what is enforced: code + PKCE S256
+ * only, public clients only, two scopes.
+ */
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}${OAUTH_PATHS.authorization}`,
+    token_endpoint: `${issuer}${OAUTH_PATHS.token}`,
+    registration_endpoint: `${issuer}${OAUTH_PATHS.registration}`,
+    revocation_endpoint: `${issuer}${OAUTH_PATHS.revocation}`,
+    scopes_supported: [...OAUTH_GRANTABLE_SCOPES],
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/api/docs`,
+  };
+}
+
+/** RFC 9728 protected resource metadata for the REST API, so clients can find us from a 401. */
+export function protectedResourceMetadata(issuer: string, apiResource: string) {
+  return {
+    resource: apiResource,
+    authorization_servers: [issuer],
+    scopes_supported: [...OAUTH_GRANTABLE_SCOPES],
+    bearer_methods_supported: ['header'],
+  };
+}
+
+export function oauthMetadataRouter(issuer: string, apiResource: string): Router {
+  const router = Router();
+  const server = authorizationServerMetadata(issuer);
+  const resource = protectedResourceMetadata(issuer, apiResource);
+  const resourcePath = `/.well-known/oauth-protected-resource${new URL(apiResource).pathname}`;
+  router.get(OAUTH_PATHS.metadata, (_req, res) => {
+    // Public and static: tools may fetch it from a browser, and caches may keep it an hour.
+    res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=3600' }).json(server);
+  });
+  router.get(['/.well-known/oauth-protected-resource', resourcePath], (_req, res) => {
+    res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=3600' }).json(resource);
+  });
+  return router;
+}
