@@ -19,6 +19,9 @@ export function sinkSection(source: Env) {
       FRAMEDECK_CONSUMER_FLUSH_INTERVAL_MS: env.positiveInt(500),
       // Partitions processed concurrently by one consumer process (rows share blocks).
       FRAMEDECK_CONSUMER_CONCURRENCY: env.positiveInt(4),
+      // How long the group waits for a member that stopped heartbeating (e.g. a crashed
+      // process) before its partitions move to another member. The broker accepts 6-300 s.
+      FRAMEDECK_CONSUMER_SESSION_TIMEOUT_MS: env.positiveInt(30_000),
     },
     source,
   );
@@ -27,6 +30,7 @@ export function sinkSection(source: Env) {
     flushBytes: e.FRAMEDECK_CONSUMER_FLUSH_BYTES,
     flushIntervalMs: e.FRAMEDECK_CONSUMER_FLUSH_INTERVAL_MS,
     concurrency: e.FRAMEDECK_CONSUMER_CONCURRENCY,
+    sessionTimeoutMs: e.FRAMEDECK_CONSUMER_SESSION_TIMEOUT_MS,
   };
 }
 

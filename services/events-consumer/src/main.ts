@@ -15,8 +15,8 @@ runMain('events-consumer', async () => {
   const admin = kafka.admin();
   const consumer = kafka.consumer({
     groupId: config.kafka.consumerGroup,
-    sessionTimeout: 30_000,
-    heartbeatInterval: 3_000,
+    sessionTimeout: config.sink.sessionTimeoutMs,
+    heartbeatInterval: Math.min(3_000, Math.floor(config.sink.sessionTimeoutMs / 3)),
     // Big fetches make big blocks; a short wait keeps visibility delay low when traffic is thin.
     maxBytesPerPartition: 16 * 1024 * 1024,
     maxBytes: 64 * 1024 * 1024,

@@ -1,0 +1,139 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { bootstrapTenant, type PlanId } from '@framedeck/accounts';
+import { eventIdFor, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
+import { encodeTelemetryBatch, type TelemetryEventInput } from '@framedeck/proto';
+import type { SentBatch } from '@framedeck/sender';
+import type { Pool } from '@framedeck/postgres';
+import { startService, waitHealthy, type RunningService } from '../support/processes.js';
+import { TEST_ENV } from '../support/test-env.js';
+import { waitFor } from '../support/wait.js';
+
+/** Shared by the ingest integration tests: processes, a tenant, requests, and ClickHouse checks. */
+
+export const INGEST_URL = `http://127.0.0.1:${TEST_ENV.FRAMEDECK_INGEST_PORT}`;
+export const CONSUMER_HEALTH = `http://127.0.0.1:${TEST_ENV.FRAMEDECK_CONSUMER_HEALTH_PORT}`;
+
+export async function startGateway(env: Record<string, string> = {}): Promise<RunningService> {
+  const service = startService('ingest-gateway', env);
+  await waitHealthy(
+    `${env.FRAMEDECK_INGEST_PORT ? `http://127.0.0.1:${env.FRAMEDECK_INGEST_PORT}` : INGEST_URL}/healthz`,
+    service,
+  );
+  return service;
+}
+
+export async function startConsumer(env: Record<string, string> = {}): Promise<RunningService> {
+  // A short session timeout lets a replacement take over a crashed member's partitions fast.
+  const service = startService('events-consumer', { FRAMEDECK_CONSUMER_SESSION_TIMEOUT_MS: '8000', ...env });
+  await waitHealthy(`${CONSUMER_HEALTH}/healthz`, service);
+  return service;
+}
+
+export type Tenant = Awaited<ReturnType<typeof bootstrapTenant>>;
+
+export function newTenant(pool: Pool, plan: PlanId = 'pro'): Promise<Tenant> {
+  return bootstrapTenant(pool, { plan });
+}
+
+export function event(fields: TelemetryEventInput = {}): TelemetryEventInput {
+  return { eventName: 'test_event', sessionId: 'session-1', timestampUs: Date.now() * 1000, ...fields };
+}
+
+export function batchBody(events: TelemetryEventInput[]): Buffer {
+  return Buffer.from(encodeTelemetryBatch(events));
+}
+
+export type IngestResponse = { status: number; body: string; headers: Headers; json: () => Record<string, unknown> };
+
+/** POST /v1/events with the valid headers unless overridden (undefined removes one). */
+export async function postEvents(
+  body: Buffer | string,
+  headers: Record<string, string | undefined>,
+  url = INGEST_URL,
+): Promise<IngestResponse> {
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({
+    'content-type': 'application/x-protobuf',
+    'x-sdk-version': 'tests/1.0',
+    ...headers,
+  })) {
+    if (v !== undefined) merged[k] = v;
+  }
+  const res = await fetch(`${url}/v1/events`, { method: 'POST', headers: merged, body });
+  const text = await res.text();
+  return { status: res.status, body: text, headers: res.headers, json: () => JSON.parse(text) };
+}
+
+/** Sends raw bytes on a socket (for framing errors fetch refuses to produce) and returns the reply. */
+export function rawRequest(bytes: Buffer | string, port = Number(TEST_ENV.FRAMEDECK_INGEST_PORT)): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let reply = '';
+    socket.on('data', (d) => (reply += d.toString('latin1')));
+    socket.on('end', () => resolve(reply));
+    socket.on('close', () => resolve(reply));
+    socket.on('error', reject);
+    socket.setTimeout(20_000, () => socket.destroy(new Error(`no reply; got: ${reply}`)));
+    socket.write(bytes);
+  });
+}
+
+export function statusOf(rawReply: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(rawReply)?.[1] ?? 0);
+}
+
+export async function queryRows<T>(clickhouse: ClickHouseClient, query: SqlFragment): Promise<T[]> {
+  const result = await clickhouse.query({ query: query.text, format: 'JSONEachRow' });
+  return result.json<T>();
+}
+
+/** Event ids the consumer gives the events of acknowledged batches (see libs/clickhouse event-id). */
+export function ledgerIds(batches: readonly SentBatch[]): Set<string> {
+  const ids = new Set<string>();
+  for (const b of batches) for (let i = 0; i < b.events; i++) ids.add(eventIdFor(b.batchId, i));
+  return ids;
+}
+
+/**
+ * Waits until the project's events, deduplicated (FINAL), are exactly the ledger: every
+ * acknowledged event present once, nothing else.
+ */
+export async function expectExactlyLedger(
+  clickhouse: ClickHouseClient,
+  projectId: string,
+  ledger: Set<string>,
+  timeoutMs = 90_000,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      const [row] = await queryRows<{ n: string }>(
+        clickhouse,
+        sql`SELECT count() AS n FROM events FINAL WHERE project_id = ${projectId}`,
+      );
+      return Number(row?.n) >= ledger.size;
+    },
+    { timeoutMs, intervalMs: 500, what: `${ledger.size} events of project ${projectId}` },
+  );
+  const rows = await queryRows<{ id: string }>(
+    clickhouse,
+    sql`SELECT toString(event_id) AS id FROM events FINAL WHERE project_id = ${projectId}`,
+  );
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  const unexpected: string[] = [];
+  for (const { id } of rows) {
+    if (seen.has(id)) duplicates.push(id);
+    seen.add(id);
+    if (!ledger.has(id)) unexpected.push(id);
+  }
+  const missing = [...ledger].filter((id) => !seen.has(id));
+  if (missing.length || duplicates.length || unexpected.length) {
+    throw new Error(
+      `ledger mismatch: ${missing.length} missing, ${duplicates.length} duplicated, ${unexpected.length} unexpected ` +
+        `(ledger ${ledger.size}, rows ${rows.length})`,
+    );
+  }
+}
+
+export const uniqueProbeName = () => `ingest_probe_${randomUUID().replace(/-/g, '')}`;
