@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createApiKey, type BootstrapResult } from '@framedeck/accounts';
 import { KEY_PRESETS, type KeyPreset, type Scope } from '@framedeck/auth';
+import { getDefaultThresholdProfileId, insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
+import { createTestMap } from '../alerts/support/alerts-fixtures.js';
 import { startApi, type ApiResponse, type RequestOptions, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 
@@ -64,7 +66,124 @@ const MATRIX: MatrixRow[] = [
       return { url: `/v1/projects/${t.projectId}/keys/${key.id}`, method: 'DELETE' };
     },
   },
+  // Alerts (tests/alerts covers their behaviour; these rows pin their scopes).
+  {
+    operationId: 'listAlertRules',
+    method: 'GET',
+    path: '/v1/projects/{id}/alerts',
+    scope: 'analytics:read',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}/alerts` }),
+  },
+  {
+    operationId: 'createAlertRule',
+    method: 'POST',
+    path: '/v1/projects/{id}/alerts',
+    scope: 'resources:write',
+    request: async (t, api) => {
+      const map = await createTestMap(api.pool, t.projectId);
+      return {
+        url: `/v1/projects/${t.projectId}/alerts`,
+        method: 'POST',
+        json: { name: 'fps', mapId: map.id, metric: 'fps', isActive: false },
+      };
+    },
+  },
+  {
+    operationId: 'getAlertRule',
+    method: 'GET',
+    path: '/v1/projects/{id}/alerts/{alertId}',
+    scope: 'analytics:read',
+    request: async (t, api) => ({ url: `/v1/projects/${t.projectId}/alerts/${await matrixRule(t, api)}` }),
+  },
+  {
+    operationId: 'updateAlertRule',
+    method: 'PATCH',
+    path: '/v1/projects/{id}/alerts/{alertId}',
+    scope: 'resources:write',
+    request: async (t, api) => ({
+      url: `/v1/projects/${t.projectId}/alerts/${await matrixRule(t, api)}`,
+      method: 'PATCH',
+      json: { name: 'renamed' },
+    }),
+  },
+  {
+    operationId: 'disableAlertRule',
+    method: 'DELETE',
+    path: '/v1/projects/{id}/alerts/{alertId}',
+    scope: 'resources:write',
+    request: async (t, api) => ({
+      url: `/v1/projects/${t.projectId}/alerts/${await matrixRule(t, api)}`,
+      method: 'DELETE',
+    }),
+  },
+  {
+    operationId: 'listAlertHistory',
+    method: 'GET',
+    path: '/v1/projects/{id}/alerts/history',
+    scope: 'analytics:read',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}/alerts/history` }),
+  },
+  {
+    operationId: 'listThresholdProfiles',
+    method: 'GET',
+    path: '/v1/projects/{id}/threshold-profiles',
+    scope: 'analytics:read',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}/threshold-profiles` }),
+  },
+  {
+    operationId: 'listNotificationChannels',
+    method: 'GET',
+    path: '/v1/projects/{id}/notification-channels',
+    scope: 'analytics:read',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}/notification-channels` }),
+  },
+  {
+    operationId: 'createNotificationChannel',
+    method: 'POST',
+    path: '/v1/projects/{id}/notification-channels',
+    scope: 'resources:write',
+    request: async (t) => ({
+      url: `/v1/projects/${t.projectId}/notification-channels`,
+      method: 'POST',
+      json: { type: 'slack', name: 'qa', url: 'https://chat.example.com/hooks/1' },
+    }),
+  },
+  {
+    operationId: 'deleteNotificationChannel',
+    method: 'DELETE',
+    path: '/v1/projects/{id}/notification-channels/{channelId}',
+    scope: 'resources:write',
+    request: async (t, api) => {
+      const channel = await insertNotificationChannel(api.pool, {
+        projectId: t.projectId,
+        name: 'temp',
+        type: 'slack',
+        url: 'https://chat.example.com/hooks/1',
+        secret: null,
+      });
+      return { url: `/v1/projects/${t.projectId}/notification-channels/${channel.id}`, method: 'DELETE' };
+    },
+  },
 ];
+
+/** A disabled rule on a fresh map of the tenant's project, for the rule-id rows. */
+async function matrixRule(t: BootstrapResult, api: TestApi): Promise<string> {
+  const map = await createTestMap(api.pool, t.projectId);
+  const profileId = await getDefaultThresholdProfileId(api.pool, t.projectId);
+  return insertAlertRule(api.pool, t.projectId, {
+    name: 'matrix',
+    mapId: map.id,
+    thresholdProfileId: profileId!,
+    metric: 'fps',
+    thresholdLevel: 'warn',
+    failPercentage: 25,
+    evaluationDays: 7,
+    cellSize: 25,
+    cooldownMinutes: 60,
+    isActive: false,
+    channelIds: [],
+  });
+}
 
 const PRESETS = Object.keys(KEY_PRESETS) as KeyPreset[];
 

@@ -5,6 +5,7 @@ import {
   env,
   listenSection,
   loggingSection,
+  notificationsSection,
   postgresSection,
   readEnv,
   redisSection,
@@ -49,6 +50,7 @@ export function loadApiConfig(source: Env = process.env) {
     clickhouse: () => clickhouseSection(source),
     logging: () => loggingSection(source),
     api: () => apiSection(source),
+    notifications: () => notificationsSection(source),
   });
 }
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

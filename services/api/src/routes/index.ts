@@ -1,6 +1,20 @@
 import type { RouteDefinition } from '../http/route.js';
+import {
+  alertHistoryRoute,
+  createAlertRuleRoute,
+  disableAlertRuleRoute,
+  getAlertRuleRoute,
+  listAlertRulesRoute,
+  updateAlertRuleRoute,
+} from './alerts.route.js';
 import { createApiKeyRoute, deactivateApiKeyRoute, listApiKeysRoute } from './api-keys.route.js';
+import {
+  createNotificationChannelRoute,
+  deleteNotificationChannelRoute,
+  listNotificationChannelsRoute,
+} from './notification-channels.route.js';
 import { listProjectsRoute, projectStatusRoute } from './projects.route.js';
+import { listThresholdProfilesRoute } from './threshold-profiles.route.js';
 import { whoamiRoute } from './whoami.route.js';
 
 /**
@@ -14,4 +28,14 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   listApiKeysRoute,
   createApiKeyRoute,
   deactivateApiKeyRoute,
+  listAlertRulesRoute,
+  createAlertRuleRoute,
+  alertHistoryRoute,
+  getAlertRuleRoute,
+  updateAlertRuleRoute,
+  disableAlertRuleRoute,
+  listThresholdProfilesRoute,
+  listNotificationChannelsRoute,
+  createNotificationChannelRoute,
+  deleteNotificationChannelRoute,
 ];
