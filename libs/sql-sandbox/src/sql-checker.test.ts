@@ -124,6 +124,11 @@ describe('checkAnalystQuery refuses', () => {
     expect(rejection(sql)).toMatch(message);
   });
 
+  it('refuses a string the parser reads differently from ClickHouse (the quoted-token cross-check)', () => {
+    // sqlparser reads X'41' as one hex literal; ClickHouse's lexer as the name X and a string.
+    expect(rejection("SELECT X'41' FROM events")).toMatch(/cannot verify/);
+  });
+
   it('refuses a query whose strings the parser would split differently from ClickHouse', () => {
     // sqlparser reads `"a\"b"` as ending at the second quote; ClickHouse as one name.
     expect(rejection('SELECT "a\\" FROM system.one --" FROM events')).toBeDefined();

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { identifier, sql, type ClickHouseClient } from '@framedeck/clickhouse';
+import { toRow, type FixtureEvent } from '../analytics/event-fixtures.js';
+
+/**
+ * Two projects with known, distinct rows, inserted straight into the shared events table.
+ * "ours" is small enough to check every number by hand (see the expectations in the tests);
+ * "theirs" carries markers (secret_b_…) that must never appear in anything "ours" receives.
+ */
+export type SqlFixture = { ours: string; theirs: string };
+
+type Extra = { attributes?: Record<string, string>; metrics?: Record<string, number>; eventId?: string };
+
+/** The first event is inserted twice with the same id (a Kafka redelivery); FINAL keeps one. */
+const DUPLICATED_EVENT_ID = randomUUID();
+
+const D0 = '2026-03-10';
+const D1 = '2026-03-11';
+const at = (day: string, time: string) => new Date(`${day}T${time}:00Z`);
+
+/** Our project: 8 events by 3 players in 4 sessions over two days (table in README of tests). */
+function ourEvents(projectId: string): [FixtureEvent, Extra][] {
+  const e = (
+    playerId: string,
+    sessionId: string,
+    eventName: string,
+    when: Date,
+    mapId: string,
+    platform: string,
+    fps: number,
+    extra: Extra = {},
+  ): [FixtureEvent, Extra] => [{ projectId, playerId, sessionId, eventName, at: when, mapId, platform, fps }, extra];
+  return [
+    e('p1', 's1', 'start', at(D0, '10:00'), 'forest', 'pc', 60, {
+      attributes: { weapon: 'sword' },
+      metrics: { ping: 20 },
+      eventId: DUPLICATED_EVENT_ID,
+    }),
+    e('p1', 's1', 'level_up', at(D0, '10:10'), 'forest', 'pc', 55, {
+      attributes: { weapon: 'sword', mode: 'hard' },
+      metrics: { ping: 30 },
+    }),
+    e('p1', 's1', 'finish', at(D0, '10:20'), 'forest', 'pc', 50),
+    e('p1', 's4', 'start', at(D1, '09:00'), 'desert', 'pc', 40, { attributes: { weapon: 'bow' } }),
+    e('p2', 's2', 'start', at(D0, '11:00'), 'desert', 'ps5', 30, { metrics: { ping: 100 } }),
+    e('p2', 's2', 'level_up', at(D0, '13:00'), 'desert', 'ps5', 25, { attributes: { mode: 'easy' } }),
+    e('p3', 's3', 'start', at(D1, '12:00'), 'forest', 'ps5', 20),
+    e('p3', 's3', 'finish', at(D1, '12:30'), 'forest', 'ps5', 35, { attributes: { weapon: 'axe' } }),
+  ];
+}
+
+function theirEvents(projectId: string): [FixtureEvent, Extra][] {
+  return Array.from({ length: 5 }, (_, i) => [
+    {
+      projectId,
+      playerId: 'secret_b_player',
+      sessionId: 'secret_b_session',
+      eventName: 'secret_b_event',
+      at: at(D0, `1${i}:00`),
+      mapId: 'secret_b_map',
+      platform: 'secret_b_platform',
+      fps: 999,
+    },
+    { attributes: { secret_b_key: 'secret_b_value' } },
+  ]);
+}
+
+function row([event, extra]: [FixtureEvent, Extra]): Record<string, unknown> {
+  const attributes = Object.entries(extra.attributes ?? {});
+  const metrics = Object.entries(extra.metrics ?? {});
+  return {
+    ...toRow({ ...event, eventId: extra.eventId ?? event.eventId }),
+    'attributes.key': attributes.map(([k]) => k),
+    'attributes.value': attributes.map(([, v]) => v),
+    'metrics.key': metrics.map(([k]) => k),
+    'metrics.value': metrics.map(([, v]) => v),
+  };
+}
+
+/** Fresh project ids, known before the rows exist (test tables are built from them). */
+export const newSqlFixture = (): SqlFixture => ({ ours: randomUUID(), theirs: randomUUID() });
+
+export async function seedSqlFixture(admin: ClickHouseClient, fixture: SqlFixture): Promise<void> {
+  const ours = ourEvents(fixture.ours);
+  await admin.insert({
+    table: 'events',
+    values: [...ours, ...theirEvents(fixture.theirs)].map(row),
+    format: 'JSONEachRow',
+  });
+  // The redelivered copy arrives in a separate insert, i.e. a separate part, as it would.
+  await admin.insert({ table: 'events', values: [row(ours[0]!)], format: 'JSONEachRow' });
+}
+
+/** Drops the per-project databases the tests created (the shared table's rows stay, as other tests' do). */
+export async function dropProjectDatabases(admin: ClickHouseClient, databases: string[]): Promise<void> {
+  for (const database of databases) {
+    await admin.command({ query: sql`DROP DATABASE IF EXISTS ${identifier(database)}`.text });
+  }
+}

@@ -1,0 +1,365 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminClient, createSandboxClient, identifier, sql } from '@framedeck/clickhouse';
+import {
+  ANALYST_COLUMNS,
+  DEFAULT_ROW_LIMIT,
+  MAX_ROW_LIMIT,
+  ProjectDatabases,
+  projectDatabaseName,
+  SqlRejection,
+  SqlSandbox,
+  SqlSandboxUnavailable,
+} from '@framedeck/sql-sandbox';
+import { testConfig } from '../support/stack.js';
+import { hostileQueries } from './hostile-queries.js';
+import { dropProjectDatabases, newSqlFixture, seedSqlFixture } from './sql-fixture.js';
+
+/**
+ * The sandbox library against the real ClickHouse 18.16: right numbers for analyst SQL,
+ * refusals for hostile SQL, and proof of which wall stops what.
+ */
+const config = testConfig.clickhouse;
+const admin = createAdminClient(config);
+const fixture = newSqlFixture();
+const ourDatabase = projectDatabaseName(fixture.ours);
+const theirDatabase = projectDatabaseName(fixture.theirs);
+let sandbox: SqlSandbox;
+let serverMajor = 0;
+
+beforeAll(async () => {
+  await seedSqlFixture(admin, fixture);
+  sandbox = await SqlSandbox.create({ clickhouse: config, admin });
+  // Their database exists too, so that naming it is a real attempt.
+  await sandbox.run({ projectId: fixture.theirs, sql: 'SELECT count() FROM events' });
+  const version = await (
+    await admin.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })
+  ).json<{ v: string }>();
+  serverMajor = Number(version[0]!.v.split('.')[0]);
+});
+
+afterAll(async () => {
+  await dropProjectDatabases(admin, [ourDatabase, theirDatabase]);
+  await admin.close();
+});
+
+const run = (query: string, limit?: number) => sandbox.run({ projectId: fixture.ours, sql: query, limit });
+const rowsOf = async (query: string) => (await run(query)).rows;
+const failureOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the query to fail');
+};
+
+describe('analyst queries return the right numbers', () => {
+  it('counts each event once although one was delivered twice (FINAL in the view)', async () => {
+    expect(await rowsOf('SELECT count() AS n FROM events')).toEqual([{ n: 8 }]);
+  });
+
+  it('groups and aggregates', async () => {
+    expect(await rowsOf('SELECT event_name, count() AS n FROM events GROUP BY event_name ORDER BY event_name')).toEqual(
+      [
+        { event_name: 'finish', n: 2 },
+        { event_name: 'level_up', n: 2 },
+        { event_name: 'start', n: 4 },
+      ],
+    );
+    expect(
+      await rowsOf('SELECT uniqExact(player_id) AS players, uniqExact(session_id) AS sessions FROM events'),
+    ).toEqual([{ players: 3, sessions: 4 }]);
+    expect(
+      await rowsOf('SELECT map_id, round(avg(fps), 3) AS fps FROM events GROUP BY map_id ORDER BY map_id'),
+    ).toEqual([
+      { map_id: 'desert', fps: 31.667 },
+      { map_id: 'forest', fps: 44 },
+    ]);
+    expect(await rowsOf('SELECT countIf(fps < 30) AS slow, sumIf(1, fps >= 50) AS smooth FROM events')).toEqual([
+      { slow: 2, smooth: 3 },
+    ]);
+    expect(await rowsOf('SELECT toDate(timestamp) AS day, count() AS n FROM events GROUP BY day ORDER BY day')).toEqual(
+      [
+        { day: '2026-03-10', n: 5 },
+        { day: '2026-03-11', n: 3 },
+      ],
+    );
+  });
+
+  it('runs windowFunnel and retention', async () => {
+    expect(
+      await rowsOf(
+        `SELECT player_id, windowFunnel(3600)(timestamp, event_name = 'start', event_name = 'level_up', event_name = 'finish') AS level
+         FROM events GROUP BY player_id ORDER BY player_id`,
+      ),
+    ).toEqual([
+      { player_id: 'p1', level: 3 },
+      { player_id: 'p2', level: 1 },
+      { player_id: 'p3', level: 1 },
+    ]);
+    expect(
+      await rowsOf(
+        `SELECT sum(r[1]) AS day0, sum(r[2]) AS day1 FROM (
+           SELECT player_id, retention(toDate(timestamp) = toDate('2026-03-10'), toDate(timestamp) = toDate('2026-03-11')) AS r
+           FROM events GROUP BY player_id)`,
+      ),
+    ).toEqual([{ day0: 2, day1: 1 }]);
+  });
+
+  it('unnests attributes and metrics (ARRAY JOIN, arrayJoin, lambdas)', async () => {
+    const byKey = [
+      { key: 'mode', n: 2 },
+      { key: 'weapon', n: 4 },
+    ];
+    expect(
+      await rowsOf(
+        'SELECT a.key AS key, count() AS n FROM events ARRAY JOIN attributes AS a GROUP BY key ORDER BY key',
+      ),
+    ).toEqual(byKey);
+    expect(
+      await rowsOf('SELECT key, count() AS n FROM events ARRAY JOIN attributes.key AS key GROUP BY key ORDER BY key'),
+    ).toEqual(byKey);
+    expect(
+      await rowsOf('SELECT arrayJoin(attributes.key) AS key, count() AS n FROM events GROUP BY key ORDER BY key'),
+    ).toEqual(byKey);
+    expect(
+      await rowsOf(
+        "SELECT count() AS pings, avg(metrics.value[indexOf(metrics.key, 'ping')]) AS avg_ping FROM events WHERE has(metrics.key, 'ping')",
+      ),
+    ).toEqual([{ pings: 3, avg_ping: 50 }]);
+    expect(
+      await rowsOf(
+        "SELECT arrayMap(x -> x * 2, [1, 2, 3]) AS doubled, arrayFilter(k -> k != 'mode', attributes.key) AS keys FROM events WHERE event_name = 'level_up' AND player_id = 'p1'",
+      ),
+    ).toEqual([{ doubled: [2, 4, 6], keys: ['weapon'] }]);
+  });
+
+  it('runs subqueries, IN (subquery), JOINs and UNION ALL over events', async () => {
+    expect(
+      await rowsOf(
+        "SELECT count() AS n FROM events WHERE player_id IN (SELECT player_id FROM events WHERE event_name = 'finish')",
+      ),
+    ).toEqual([{ n: 6 }]);
+    expect(await rowsOf('SELECT count() AS sessions FROM (SELECT session_id FROM events GROUP BY session_id)')).toEqual(
+      [{ sessions: 4 }],
+    );
+    expect(
+      await rowsOf(
+        "SELECT (SELECT count() FROM events WHERE event_name = 'start') AS starts, count() AS total FROM events",
+      ),
+    ).toEqual([{ starts: 4, total: 8 }]);
+    expect(
+      await rowsOf(
+        `SELECT e.event_name AS event_name, s.n AS n
+         FROM events AS e INNER JOIN (SELECT session_id, count() AS n FROM events GROUP BY session_id) AS s ON e.session_id = s.session_id
+         WHERE e.player_id = 'p2' ORDER BY event_name`,
+      ),
+    ).toEqual([
+      { event_name: 'level_up', n: 2 },
+      { event_name: 'start', n: 2 },
+    ]);
+    const union = await rowsOf(
+      `SELECT platform, count() AS n FROM events WHERE platform = 'pc' GROUP BY platform
+       UNION ALL SELECT platform, count() AS n FROM events WHERE platform = 'ps5' GROUP BY platform`,
+    );
+    expect(union.sort((a, b) => String(a.platform).localeCompare(String(b.platform)))).toEqual([
+      { platform: 'pc', n: 4 },
+      { platform: 'ps5', n: 4 },
+    ]);
+  });
+
+  it('runs WITH … AS (subquery) where the server supports it (ClickHouse ≥ 20); 18.16 answers its own syntax error', async () => {
+    const query =
+      "WITH finishers AS (SELECT DISTINCT player_id FROM events WHERE event_name = 'finish') SELECT count() AS n FROM finishers";
+    if (serverMajor >= 20) {
+      expect(await rowsOf(query)).toEqual([{ n: 2 }]);
+    } else {
+      const error = await failureOf(run(query));
+      expect(error).toBeInstanceOf(SqlRejection);
+      expect((error as SqlRejection).source).toBe('clickhouse');
+      expect(error.message).toMatch(/^ClickHouse: Syntax error/);
+    }
+  });
+
+  it('accepts comments, a trailing semicolon, quoted names, LIMIT BY and the position tuple', async () => {
+    expect(await rowsOf('-- all events\nSELECT count() AS n /* every row */ FROM events;')).toEqual([{ n: 8 }]);
+    expect(
+      await rowsOf('SELECT `event_name`, "map_id" FROM events WHERE player_id = \'p3\' ORDER BY timestamp'),
+    ).toEqual([
+      { event_name: 'start', map_id: 'forest' },
+      { event_name: 'finish', map_id: 'forest' },
+    ]);
+    expect(
+      await rowsOf('SELECT player_id, event_name FROM events ORDER BY player_id, timestamp LIMIT 1 BY player_id'),
+    ).toEqual([
+      { player_id: 'p1', event_name: 'start' },
+      { player_id: 'p2', event_name: 'start' },
+      { player_id: 'p3', event_name: 'start' },
+    ]);
+    expect(await rowsOf('SELECT toTypeName(position) AS t FROM events LIMIT 1')).toEqual([
+      { t: 'Tuple(Float32, Float32, Float32)' },
+    ]);
+  });
+
+  it('exposes every analyst column and never project_id', async () => {
+    const [row] = await rowsOf("SELECT * FROM events WHERE event_name = 'finish' AND player_id = 'p1'");
+    expect(Object.keys(row!).sort()).toEqual([...ANALYST_COLUMNS, 'position'].sort());
+    expect(row).toMatchObject({ player_id: 'p1', session_id: 's1', map_id: 'forest', platform: 'pc', fps: 50 });
+  });
+});
+
+describe('limit', () => {
+  it('returns at most `limit` rows and says when the result was cut', async () => {
+    expect(await run('SELECT * FROM events', 3)).toMatchObject({ rowCount: 3, truncated: true });
+    const all = await run('SELECT * FROM events', 8);
+    expect(all).toMatchObject({ rowCount: 8, truncated: false });
+    expect(all.rows).toHaveLength(8);
+  });
+
+  it(`defaults to ${DEFAULT_ROW_LIMIT} rows and allows up to ${MAX_ROW_LIMIT}, also when the query produces far more`, async () => {
+    const big = 'SELECT arrayJoin(range(50000)) AS n FROM events'; // 400,000 rows
+    expect(await run(big)).toMatchObject({ rowCount: DEFAULT_ROW_LIMIT, truncated: true });
+    const max = await run(big, MAX_ROW_LIMIT);
+    expect(max).toMatchObject({ rowCount: MAX_ROW_LIMIT, truncated: true });
+    expect(max.rows).toHaveLength(MAX_ROW_LIMIT);
+  });
+
+  it.each([0, -1, 1.5, MAX_ROW_LIMIT + 1])('refuses limit %s', async (limit) => {
+    const error = await failureOf(run('SELECT 1 FROM events', limit));
+    expect(error).toBeInstanceOf(SqlRejection);
+    expect(error.message).toMatch(/limit must be an integer from 1 to 10000/);
+  });
+});
+
+describe('hostile queries are refused with a useful message and leak nothing', () => {
+  const catalogue = hostileQueries({
+    sharedDatabase: config.database,
+    otherDatabase: theirDatabase,
+    otherProjectId: fixture.theirs,
+  });
+
+  it('has at least 60 entries', () => {
+    expect(catalogue.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it.each(catalogue.map((q) => [q.name, q] as const))('%s', async (_name, hostile) => {
+    const error = await failureOf(run(hostile.sql));
+    expect(error).toBeInstanceOf(SqlRejection);
+    expect(error.message).toMatch(hostile.message);
+    expect((error as SqlRejection).source).toBe(hostile.where);
+    // Nothing of the other project, and no internal name the query did not itself contain.
+    expect(error.message).not.toMatch(/secret_b/);
+    const written = hostile.sql.replace(/[`"\s]/g, '');
+    for (const internal of [fixture.theirs, theirDatabase, ourDatabase, `${config.database}.`]) {
+      if (!written.includes(internal)) expect(error.message).not.toContain(internal);
+    }
+  });
+});
+
+describe('the walls, one by one', () => {
+  it('on 18.16 the sandbox user alone can read the shared table and system tables: the parser check is what stops them', async () => {
+    const raw = createSandboxClient(config, ourDatabase);
+    try {
+      const leak = await raw.query({
+        query:
+          sql`SELECT count() AS n FROM ${identifier(`${config.database}.events`)} WHERE project_id = toUUID(${fixture.theirs})`
+            .text,
+        format: 'JSONEachRow',
+      });
+      const leaked = Number((await leak.json<{ n: number }>())[0]!.n);
+      const systemRows = await (
+        await raw.query({ query: 'SELECT name FROM system.tables', format: 'JSONEachRow' })
+      ).json();
+      if (serverMajor < 20) {
+        expect(leaked).toBe(5);
+        expect(systemRows.length).toBeGreaterThan(0);
+      }
+    } finally {
+      await raw.close();
+    }
+    await expect(run(`SELECT count() FROM ${config.database}.events`)).rejects.toThrow(/is not available/);
+    await expect(run('SELECT name FROM system.tables')).rejects.toThrow(/is not available/);
+  });
+
+  it('the project database holds only that project’s rows', async () => {
+    const theirs = await sandbox.run({
+      projectId: fixture.theirs,
+      sql: 'SELECT count() AS n, any(event_name) AS e FROM events',
+    });
+    expect(theirs.rows).toEqual([{ n: 5, e: 'secret_b_event' }]);
+    const ours = await rowsOf(
+      "SELECT count() AS n FROM events WHERE event_name LIKE 'secret_b%' OR player_id LIKE 'secret_b%'",
+    );
+    expect(ours).toEqual([{ n: 0 }]);
+  });
+
+  it('the sandbox user is read-only and cannot lift its limits', async () => {
+    const raw = createSandboxClient(config, ourDatabase);
+    try {
+      await expect(raw.command({ query: 'CREATE TABLE t (a UInt8) ENGINE = Memory' })).rejects.toThrow(
+        /readonly|Cannot/i,
+      );
+      await expect(
+        raw.query({ query: 'SELECT 1', format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 1000 } }),
+      ).rejects.toThrow(/readonly mode/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('runs each project under its own quota key', async () => {
+    const marker = `quota-probe-${fixture.ours}`;
+    await run(`SELECT '${marker}' AS m FROM events LIMIT 1`);
+    await admin.command({ query: 'SYSTEM FLUSH LOGS' });
+    const logged = await (
+      await admin.query({
+        query: sql`SELECT DISTINCT quota_key, user FROM system.query_log WHERE query LIKE ${`%${marker}%`} AND type = 2`
+          .text,
+        format: 'JSONEachRow',
+      })
+    ).json<{ quota_key: string; user: string }>();
+    expect(logged).toEqual([{ quota_key: fixture.ours, user: config.sandbox.user }]);
+  });
+});
+
+describe('project databases', () => {
+  it('are created once and recreated when the view lacks columns', async () => {
+    const databases = new ProjectDatabases(admin, config.database);
+    const projectId = newSqlFixture().ours;
+    const database = projectDatabaseName(projectId);
+    try {
+      await admin.command({ query: `CREATE DATABASE ${database}` });
+      await admin.command({
+        query: `CREATE VIEW ${database}.events AS SELECT event_name FROM ${config.database}.events`,
+      });
+      expect(await databases.ensure(projectId)).toBe(database);
+      expect(await databases.ensure(projectId)).toBe(database);
+      const columns = await (
+        await admin.query({
+          query: sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`.text,
+          format: 'JSONEachRow',
+        })
+      ).json<{ name: string }>();
+      expect(columns.map((c) => c.name).sort()).toEqual([...ANALYST_COLUMNS, 'position'].sort());
+    } finally {
+      await dropProjectDatabases(admin, [database]);
+    }
+  });
+});
+
+describe('infrastructure failures', () => {
+  it('an unreachable ClickHouse is unavailability, not a rejected query', async () => {
+    const down = { ...config, url: 'http://127.0.0.1:1' };
+    const offline = await SqlSandbox.create({ clickhouse: down, admin: createAdminClient(down) });
+    const error = await failureOf(offline.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
+    expect(error).toBeInstanceOf(SqlSandboxUnavailable);
+  });
+
+  it('a sandbox user that cannot log in is unavailability too', async () => {
+    const wrong = { ...config, sandbox: { ...config.sandbox, password: 'not-the-password' } };
+    const broken = await SqlSandbox.create({ clickhouse: wrong, admin });
+    const error = await failureOf(broken.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
+    expect(error).toBeInstanceOf(SqlSandboxUnavailable);
+    expect(error.message).not.toMatch(/password|framedeck_sandbox/);
+  });
+});
