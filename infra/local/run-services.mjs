@@ -90,6 +90,34 @@ function demoTenant() {
   return { ...demo, reused: false };
 }
 
+/**
+ * Fills a newly created demo project with simulated play (15 minutes of 40 players on the map
+ * `dust_valley`, sent through the real ingest gateway), so the dashboard opens on real data.
+ */
+function seedDemoTelemetry(demo) {
+  console.error('[framedeck] seeding the demo project with simulated telemetry');
+  const args = [
+    'simulate',
+    '--project',
+    demo.projectId,
+    '--key',
+    demo.keys.ingest,
+    '--players',
+    '40',
+    '--minutes',
+    '15',
+  ];
+  try {
+    execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, ...args, '--map-id', 'dust_valley'], {
+      env: process.env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch {
+    // Not fatal: the services run; the data can be sent again by hand.
+    console.error(`[framedeck] demo telemetry was not sent; retry with: npx framedeck ${args.join(' ')}`);
+  }
+}
+
 process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
 process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
 
@@ -108,6 +136,7 @@ try {
   ];
   if (process.argv.includes('--seed-demo')) {
     const demo = demoTenant();
+    if (!demo.reused) seedDemoTelemetry(demo);
     lines.push(
       '',
       `Demo tenant ${demo.reused ? '(reused from .state/demo.json)' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
