@@ -63,13 +63,13 @@ describe('erasure', () => {
     expect(await countFinal(projectB, 'alice')).toBe(5);
   });
 
-  it('is not done while its mutation is unknown', async () => {
+  it('reports a round whose mutation was never started, so the caller can start it', async () => {
     const progress = await erasureProgress(
       clickhouse,
       { projectId: projectA, playerIds: ['x'], jobId: randomUUID() },
       1,
     );
-    expect(progress.state).toBe('running');
+    expect(progress.state).toBe('not_started');
   });
 });
 

@@ -3,6 +3,7 @@ import { bootstrapTenant, createApiKey, type BootstrapResult } from '@framedeck/
 import { KEY_PRESETS, type KeyPreset, type Scope } from '@framedeck/auth';
 import { getDefaultThresholdProfileId, insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
 import { createTestMap } from '../alerts/support/alerts-fixtures.js';
+import { ANALYTICS_SCOPE_ROWS } from '../analytics/analytics-scope-rows.js';
 import { startApi, type ApiResponse, type RequestOptions, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 
@@ -164,6 +165,7 @@ const MATRIX: MatrixRow[] = [
       return { url: `/v1/projects/${t.projectId}/notification-channels/${channel.id}`, method: 'DELETE' };
     },
   },
+  ...ANALYTICS_SCOPE_ROWS,
 ];
 
 /** A disabled rule on a fresh map of the tenant's project, for the rule-id rows. */

@@ -40,6 +40,8 @@ export async function startErasure(clickhouse: ClickHouseClient, t: ErasureTarge
 }
 
 export type ErasureProgress =
+  /** No mutation of this round exists (the process stopped between recording the job and starting it): start it. */
+  | { state: 'not_started'; round: number }
   | { state: 'running'; round: number; partsToDo: number }
   /** The round's mutation finished but rows of the players remain (events that arrived later): start round + 1. */
   | { state: 'needs_round'; round: number; remainingRows: number }
@@ -64,7 +66,8 @@ export async function erasureProgress(
           FROM system.mutations
          WHERE database = currentDatabase() AND position(command, ${erasureMarker(t.jobId, round)}) > 0`,
   );
-  if (!mutations || Number(mutations.mutations) < PLAYER_TABLES.length || Number(mutations.pending) > 0) {
+  if (!mutations || Number(mutations.mutations) < PLAYER_TABLES.length) return { state: 'not_started', round };
+  if (Number(mutations.pending) > 0) {
     return { state: 'running', round, partsToDo: Number(mutations?.parts_to_do ?? 0) };
   }
   const remainingRows = await countPlayerRows(clickhouse, t);

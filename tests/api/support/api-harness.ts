@@ -20,6 +20,8 @@ export type RequestOptions = {
   json?: unknown;
   headers?: Record<string, string>;
   rawBody?: string;
+  /** multipart/form-data (fetch sets the boundary). */
+  form?: FormData;
 };
 
 export type TestApi = Awaited<ReturnType<typeof startApi>>;
@@ -72,7 +74,7 @@ export async function startApi(
     if (init.key !== undefined) headers['x-api-key'] = init.key;
     if (init.bearer !== undefined) headers.authorization = `Bearer ${init.bearer}`;
     if (init.projectId !== undefined) headers['x-project-id'] = init.projectId;
-    let body: string | undefined = init.rawBody;
+    let body: string | FormData | undefined = init.form ?? init.rawBody;
     if (init.json !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(init.json);

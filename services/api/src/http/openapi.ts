@@ -116,9 +116,9 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     [status]: {
       description: route.response.description,
       headers: RATE_LIMIT_HEADERS,
-      content: {
-        'application/json': { schema: z.object({ success: z.literal(true), data: route.response.data }) },
-      },
+      content: route.response.media
+        ? Object.fromEntries(Object.entries(route.response.media).map(([type, schema]) => [type, { schema }]))
+        : { 'application/json': { schema: z.object({ success: z.literal(true), data: route.response.data }) } },
     },
   };
   for (const s of [...errors].sort()) {
@@ -152,6 +152,9 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
     },
     ...(route.request?.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: route.request.body } } } }
+      : {}),
+    ...(route.request?.multipart
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: route.request.multipart } } } }
       : {}),
     responses,
   };

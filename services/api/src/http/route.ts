@@ -38,8 +38,23 @@ export type RouteDefinition<
    * in POST /v1/query, is checked by the handler with `ctx.requireProject(id)`.)
    */
   project?: 'path' | 'header';
-  request?: { params?: P; query?: Q; body?: B };
-  response: { status?: 200 | 201; description: string; data: D };
+  request?: {
+    params?: P;
+    query?: Q;
+    body?: B;
+    /** Documentation only: a multipart/form-data body that the handler parses itself (uploads). */
+    multipart?: z.ZodType;
+  };
+  response: {
+    status?: 200 | 201 | 202;
+    description: string;
+    data: D;
+    /**
+     * Non-JSON answers the handler writes to ctx.res itself (streams, images), by media type:
+     * documented instead of the JSON envelope.
+     */
+    media?: Record<string, z.ZodType>;
+  };
   /** Error statuses this operation can answer besides the ones every operation can. */
   errors?: readonly number[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<D> | void>;

@@ -14,6 +14,16 @@ import {
   listNotificationChannelsRoute,
 } from './notification-channels.route.js';
 import { listProjectsRoute, projectStatusRoute } from './projects.route.js';
+import { compareBuildsRoute, listBuildsRoute } from './builds.route.js';
+import { deleteContentRoute, listContentRoute, upsertContentRoute } from './content.route.js';
+import { dashboardRoute } from './dashboard.route.js';
+import { eraseDataRoute, erasureStatusRoute } from './data-erasure.route.js';
+import { exportDataRoute } from './data-export.route.js';
+import { funnelRoute } from './funnels.route.js';
+import { heatmapRoute } from './heatmap.route.js';
+import { insightsRoute } from './insights.route.js';
+import { deleteMapRoute, listMapsRoute, mapImageRoute, uploadMapRoute } from './maps.route.js';
+import { retentionRoute } from './retention.route.js';
 import { listThresholdProfilesRoute } from './threshold-profiles.route.js';
 import { whoamiRoute } from './whoami.route.js';
 
@@ -28,6 +38,23 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   listApiKeysRoute,
   createApiKeyRoute,
   deactivateApiKeyRoute,
+  uploadMapRoute,
+  listMapsRoute,
+  deleteMapRoute,
+  mapImageRoute,
+  heatmapRoute,
+  insightsRoute,
+  dashboardRoute,
+  listBuildsRoute,
+  compareBuildsRoute,
+  retentionRoute,
+  funnelRoute,
+  listContentRoute,
+  upsertContentRoute,
+  deleteContentRoute,
+  exportDataRoute,
+  eraseDataRoute,
+  erasureStatusRoute,
   listAlertRulesRoute,
   createAlertRuleRoute,
   alertHistoryRoute,

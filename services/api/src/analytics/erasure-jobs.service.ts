@@ -1,0 +1,76 @@
+import { erasureProgress, startErasure, type ErasureTarget } from '@framedeck/analytics';
+import type { ClickHouseClient } from '@framedeck/clickhouse';
+import {
+  advanceErasureRound,
+  createErasureJob,
+  finishErasureJob,
+  getErasureJob,
+  type ErasureJob,
+  type Pool,
+} from '@framedeck/postgres';
+
+export type ErasureJobView = {
+  jobId: string;
+  status: 'running' | 'done';
+  playerCount: number;
+  round: number;
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+const view = (job: ErasureJob): ErasureJobView => ({
+  jobId: job.id,
+  status: job.status,
+  playerCount: job.playerCount,
+  round: job.round,
+  createdAt: job.createdAt.toISOString(),
+  finishedAt: job.finishedAt?.toISOString() ?? null,
+});
+
+const targetOf = (job: ErasureJob): ErasureTarget => ({
+  projectId: job.projectId,
+  playerIds: job.playerIds,
+  jobId: job.id,
+});
+
+/** Records the job (so it can be polled even if this process stops) and starts round 1. */
+export async function submitErasure(
+  deps: { pool: Pool; clickhouse: ClickHouseClient },
+  projectId: string,
+  playerIds: readonly string[],
+): Promise<ErasureJobView> {
+  const job = await createErasureJob(deps.pool, projectId, playerIds);
+  await startErasure(deps.clickhouse, targetOf(job), job.round);
+  return view(job);
+}
+
+/**
+ * The job's state, advanced from what ClickHouse says: a round not started is started; a
+ * finished round that left rows (events that arrived after its mutation began) starts the
+ * next; a finished round with nothing left marks the job done. Polling drives it, so no
+ * background worker is needed and any API instance can answer.
+ */
+export async function pollErasure(
+  deps: { pool: Pool; clickhouse: ClickHouseClient },
+  projectId: string,
+  jobId: string,
+): Promise<ErasureJobView | undefined> {
+  const job = await getErasureJob(deps.pool, projectId, jobId);
+  if (!job || job.status === 'done') return job && view(job);
+  const progress = await erasureProgress(deps.clickhouse, targetOf(job), job.round);
+  switch (progress.state) {
+    case 'not_started':
+      await startErasure(deps.clickhouse, targetOf(job), job.round);
+      return view(job);
+    case 'running':
+      return view(job);
+    case 'needs_round':
+      // Only the poller that wins the compare-and-set starts the next round.
+      if (await advanceErasureRound(deps.pool, job.id, job.round)) {
+        await startErasure(deps.clickhouse, targetOf(job), job.round + 1);
+      }
+      return view({ ...job, round: job.round + 1 });
+    case 'done':
+      return view((await finishErasureJob(deps.pool, job.id)) ?? job);
+  }
+}

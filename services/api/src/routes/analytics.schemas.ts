@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * A query parameter that must be one of a fixed set of integers (the spec's "Allowed" column):
+ * "7" → 7, anything else (other numbers, "7.0", repeated parameters) is a 400.
+ */
+export function allowedInt<const T extends readonly number[]>(values: T, defaultValue: T[number], description: string) {
+  return z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v),
+      z.literal(values as unknown as number[]).default(defaultValue),
+    )
+    .meta({
+      description: `${description} One of ${values.join(', ')}; default ${defaultValue}.`,
+    }) as unknown as z.ZodType<T[number], string | undefined>;
+}
+
+/** An integer in a range, for parameters the spec leaves to us. */
+export function intInRange(min: number, max: number, defaultValue: number, description: string) {
+  return z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v),
+      z.int().min(min).max(max).default(defaultValue),
+    )
+    .meta({ description: `${description} ${min} to ${max}; default ${defaultValue}.` }) as unknown as z.ZodType<
+    number,
+    string | undefined
+  >;
+}
+
+/** One of a set of strings, with a default. */
+export function allowedString<const T extends readonly [string, ...string[]]>(
+  values: T,
+  defaultValue: T[number],
+  description: string,
+) {
+  return z
+    .enum(values)
+    .default(defaultValue as never)
+    .meta({ description: `${description} Default ${defaultValue}.` });
+}
+
+/** An event name as stored (non-empty; ingest caps names at 200 characters). */
+export const EventNameParam = z.string().min(1).max(200);
+
+export const analyticsDays = (values: readonly number[], defaultValue: number) =>
+  allowedInt(values, defaultValue, 'Look-back window in days (a rolling window of days × 24 h ending now).');
