@@ -67,9 +67,20 @@ export async function destroyOAuthModelsOfGrant(db: Queryable, model: string, gr
   await db.query(`DELETE FROM oauth_models WHERE model = $1 AND grant_id = $2`, [model, grantId]);
 }
 
-/** The grant itself and every code and token issued under it, in one statement. */
+/** Models issued under a grant, which die with it. */
+const GRANT_BOUND_MODELS = ['AccessToken', 'RefreshToken', 'AuthorizationCode'];
+
+/**
+ * The grant itself and every code and token issued under it, in one statement.
+ * NOTE: other models (an in-progress Interaction, a browser Session) also mention a grant id
+ * and must survive: the user may be re-consenting right now.
+ */
 export async function destroyOAuthGrant(db: Queryable, grantId: string): Promise<void> {
-  await db.query(`DELETE FROM oauth_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
+  await db.query(
+    `DELETE FROM oauth_models
+      WHERE (model = ANY($2::text[]) AND grant_id = $1) OR (model = 'Grant' AND id = $1)`,
+    [grantId, GRANT_BOUND_MODELS],
+  );
 }
 
 /** Expired rows are invisible already; this only reclaims their space. */

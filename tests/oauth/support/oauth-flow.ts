@@ -137,9 +137,9 @@ export function refresh(origin: string, p: { clientId: string; refreshToken: str
   return tokenRequest(origin, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken });
 }
 
-/** GET {base_url}{path} with a bearer token. */
-export async function apiGet(origin: string, path: string, token: string) {
-  const res = await fetch(`${origin}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+/** GET (or `method`) {base_url}{path} with a bearer token. */
+export async function apiGet(origin: string, path: string, token: string, method = 'GET') {
+  const res = await fetch(`${origin}/api${path}`, { method, headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Json, text };
 }
