@@ -10,6 +10,8 @@ export type HeatmapCell = {
   avg_frame_time: number;
   avg_memory: number;
   avg_gpu_time: number | null;
+  /** Extension of ours: 95th percentile frame time (ms); null when no frame sample. */
+  p95_frame_time?: number | null;
 };
 
 export const CELL_SIZES = [5, 10, 25, 50] as const;
@@ -21,7 +23,6 @@ export type HeatmapQuery = {
   days: number;
   /** Events mode; omitted for Performance mode. */
   eventName?: string | undefined;
-  buildId?: string | undefined;
 };
 
 export const heatmapApi = {

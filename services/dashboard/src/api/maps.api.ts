@@ -39,7 +39,7 @@ export const mapsApi = {
     const form = new FormData();
     for (const [field, value] of Object.entries(fields)) if (value !== undefined) form.append(field, String(value));
     // NOTE: the file goes last, so a streaming parser has every field before the image bytes.
-    form.append('image', image);
+    form.append('file', image);
     return http.request<GameMap>('/v1/maps/upload', {
       method: 'POST',
       body: form,

@@ -4,18 +4,24 @@ export type Project = { id: string; name: string; createdAt: string };
 
 /** GET /v1/projects/{id}/status: project details, KPIs and rejected events by reason. */
 export type ProjectStatus = {
-  project?: { id: string; name: string; createdAt?: string };
-  kpis?: Record<string, number | string | null>;
-  rejectedEvents?: { total?: number; byReason?: Record<string, number> | { reason: string; count: number }[] };
-  [field: string]: unknown;
+  id: string;
+  name: string;
+  createdAt: string;
+  tenantId: string;
+  planId: string;
+  events: { last24h: number; last7d: number; lastEventAt: string | null };
+  activePlayers24h: number;
+  activeSessions24h: number;
+  /** Discarded after their batch was accepted; counted per UTC day since `since`. */
+  rejectedEvents: { since: string; total: number; byReason: { reason: string; count: number }[] };
+  maps: number;
+  activeKeys: number;
 };
 
 export const projectsApi = {
   list: (signal?: AbortSignal) => http.request<Project[]>('/v1/projects', { signal }),
   status: (projectId: string, signal?: AbortSignal) =>
     http.request<ProjectStatus>(`/v1/projects/${enc(projectId)}/status`, { signal }),
-  dashboard: (projectId: string, signal?: AbortSignal) =>
-    http.request<Record<string, unknown>>(`/v1/projects/${enc(projectId)}/dashboard`, { signal }),
 };
 
 export const enc = encodeURIComponent;

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { apiKeysApi, KEY_PRESET_INFO, type ApiKey, type CreatedKey, type KeyPreset } from '../api/api-keys.api';
 import { AsyncView } from '../components/async-view';
-import { CopyButton } from '../components/copy-button';
+import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
 import { Field } from '../components/form-field';
 import { formatDateTime, formatRelative } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
+import { SecretReveal } from '../components/secret-reveal';
 import { ErrorNotice } from '../components/status-views';
 import { useAction, useApi } from '../hooks/use-api';
 import { useSession } from '../session/session-context';
@@ -114,29 +115,20 @@ function CreateKeyForm({
 }
 
 function NewKeyReveal({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+  const preset = KEY_PRESET_INFO[created.key.preset as KeyPreset]?.label ?? created.key.preset;
   return (
-    <section className="notice notice-success key-reveal" aria-labelledby="new-key-title">
-      <strong id="new-key-title">Your new {KEY_PRESET_INFO[created.key.preset as KeyPreset]?.label ?? ''} key</strong>
-      <p>Copy it now and store it somewhere safe: it will not be shown again.</p>
-      <div className="key-value-row">
-        <code className="key-value" data-testid="new-key-value" tabIndex={0}>
-          {created.value}
-        </code>
-        <CopyButton value={created.value} />
-      </div>
-      <button type="button" className="button button-ghost" onClick={onDone}>
-        I have stored it
-      </button>
-    </section>
+    <SecretReveal
+      title={`Your new ${preset} key`}
+      explanation="Copy it now and store it somewhere safe: it will not be shown again."
+      value={created.value}
+      onDone={onDone}
+    />
   );
 }
 
 function KeyTable({ projectId, keys, onChanged }: { projectId: string; keys: ApiKey[]; onChanged: () => void }) {
   const deactivate = useAction((keyId: string) => apiKeysApi.deactivate(projectId, keyId));
-  const [confirming, setConfirming] = useState<string | undefined>();
-
-  const confirm = async (keyId: string) => {
-    setConfirming(undefined);
+  const deactivateKey = async (keyId: string) => {
     if (await deactivate.run(keyId)) onChanged();
   };
 
@@ -174,25 +166,14 @@ function KeyTable({ projectId, keys, onChanged }: { projectId: string; keys: Api
           {
             header: 'Actions',
             cell: (k) =>
-              k.deactivatedAt ? null : confirming === k.id ? (
-                <span className="button-group">
-                  <button type="button" className="button button-danger" onClick={() => void confirm(k.id)}>
-                    Confirm deactivate
-                  </button>
-                  <button type="button" className="button button-ghost" onClick={() => setConfirming(undefined)}>
-                    Cancel
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className="button button-secondary"
+              k.deactivatedAt ? null : (
+                <ConfirmButton
+                  label="Deactivate"
+                  confirmLabel="Confirm deactivate"
+                  accessibleName={`Deactivate ${k.name}`}
                   disabled={deactivate.pending}
-                  onClick={() => setConfirming(k.id)}
-                  aria-label={`Deactivate ${k.name}`}
-                >
-                  Deactivate
-                </button>
+                  onConfirm={() => void deactivateKey(k.id)}
+                />
               ),
           },
         ]}

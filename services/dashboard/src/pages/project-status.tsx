@@ -1,31 +1,46 @@
 import type { ProjectStatus } from '../api/projects.api';
 import { DataTable } from '../components/data-table';
-import { formatNumber, humanize } from '../components/format';
+import { formatDate, formatNumber, formatRelative, humanize } from '../components/format';
 import { StatTile } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
 
 /** The KPI tiles of GET /v1/projects/{id}/status. */
-export function KpiTiles({ status }: { status: ProjectStatus }) {
-  const kpis = Object.entries(status.kpis ?? {}).filter(([, v]) => typeof v === 'number' || typeof v === 'string');
-  if (kpis.length === 0) return <EmptyState title="No KPIs yet" />;
+export function KpiTiles({ status, compact = false }: { status: ProjectStatus; compact?: boolean }) {
+  const rejected = status.rejectedEvents.total;
   return (
     <div className="stat-grid">
-      {kpis.map(([name, value]) => (
-        <StatTile key={name} label={humanize(name)} value={typeof value === 'number' ? formatNumber(value) : value} />
-      ))}
+      <StatTile
+        label="Events, last 24 h"
+        value={formatNumber(status.events.last24h)}
+        hint={`${formatNumber(status.events.last7d)} in 7 days`}
+      />
+      <StatTile label="Active players, 24 h" value={formatNumber(status.activePlayers24h)} />
+      <StatTile label="Sessions, 24 h" value={formatNumber(status.activeSessions24h)} />
+      <StatTile
+        label="Rejected events"
+        value={formatNumber(rejected)}
+        hint={`since ${formatDate(status.rejectedEvents.since)}`}
+        tone={rejected > 0 ? 'warn' : undefined}
+      />
+      <StatTile
+        label="Last event"
+        value={status.events.lastEventAt ? formatRelative(status.events.lastEventAt) : 'none yet'}
+      />
+      {!compact && <StatTile label="Maps" value={formatNumber(status.maps)} />}
+      {!compact && <StatTile label="Active API keys" value={formatNumber(status.activeKeys)} />}
     </div>
   );
 }
 
 /** Events the consumer discarded, by reason: silent loss made visible. */
 export function RejectedByReason({ status }: { status: ProjectStatus }) {
-  const rows = rejectedRows(status);
-  const total = rows.reduce((sum, r) => sum + r.count, 0);
+  const rows = [...status.rejectedEvents.byReason].filter((r) => r.count > 0).sort((a, b) => b.count - a.count);
+  const total = status.rejectedEvents.total;
   return (
     <DataTable
       caption="Rejected events by reason"
       columns={[
-        { header: 'Reason', cell: (r) => humanize(r.reason) },
+        { header: 'Reason', cell: (r) => <span title={r.reason}>{humanize(r.reason)}</span> },
         { header: 'Events', align: 'right', cell: (r) => formatNumber(r.count) },
         {
           header: 'Share',
@@ -38,15 +53,11 @@ export function RejectedByReason({ status }: { status: ProjectStatus }) {
       ]}
       rows={rows}
       rowKey={(r) => r.reason}
-      empty={<EmptyState title="No rejected events">Every event received passed validation.</EmptyState>}
+      empty={
+        <EmptyState title="No rejected events">
+          Every event received since {formatDate(status.rejectedEvents.since)} passed validation.
+        </EmptyState>
+      }
     />
   );
-}
-
-export function rejectedRows(status: ProjectStatus): { reason: string; count: number }[] {
-  const byReason = status.rejectedEvents?.byReason;
-  const rows = Array.isArray(byReason)
-    ? byReason
-    : Object.entries(byReason ?? {}).map(([reason, count]) => ({ reason, count }));
-  return rows.filter((r) => r.count > 0).sort((a, b) => b.count - a.count);
 }

@@ -42,7 +42,7 @@ function ProjectCard({ project }: { project: Project }) {
         <span className="muted small">Created {formatDate(project.createdAt)}</span>
       </div>
       <AsyncView resource={status} loadingLabel="Loading status…">
-        {(s) => <KpiTiles status={s} />}
+        {(s) => <KpiTiles status={s} compact />}
       </AsyncView>
     </article>
   );

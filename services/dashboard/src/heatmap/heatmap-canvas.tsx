@@ -1,0 +1,165 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { HeatmapCell } from '../api/heatmap.api';
+import type { GameMap } from '../api/maps.api';
+import { cellAt, cellRect, imageToWorld, worldToImage, type Size } from './heatmap-geometry';
+import { badness, rampColor, type MetricInfo, type ScaleDomain } from './heatmap-metrics';
+
+type Props = {
+  map: GameMap;
+  cells: readonly HeatmapCell[];
+  cellSize: number;
+  metric: MetricInfo;
+  domain: ScaleDomain | undefined;
+  hovered: HeatmapCell | undefined;
+  onHover: (cell: HeatmapCell | undefined) => void;
+};
+
+type ImageState = { status: 'loading' } | { status: 'ready'; image: HTMLImageElement } | { status: 'failed' };
+
+/**
+ * The map image with the heatmap cells drawn over it, in the image's own pixel space (the
+ * canvas has the image's size; CSS scales it to the page). A second canvas on top carries
+ * the hover outline, so moving the mouse never redraws thousands of cells.
+ */
+export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, onHover }: Props) {
+  const baseRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const image = useMapImage(map.imageUrl);
+  const size: Size = useMemo(
+    () => ({
+      width: map.imageWidth || (image.status === 'ready' ? image.image.naturalWidth : 1024),
+      height: map.imageHeight || (image.status === 'ready' ? image.image.naturalHeight : 1024),
+    }),
+    [map.imageWidth, map.imageHeight, image],
+  );
+  const [drawn, setDrawn] = useState(0);
+
+  useEffect(() => {
+    const canvas = baseRef.current;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    ctx.clearRect(0, 0, size.width, size.height);
+    if (image.status === 'ready') ctx.drawImage(image.image, 0, 0, size.width, size.height);
+    else {
+      ctx.fillStyle = '#0d121c';
+      ctx.fillRect(0, 0, size.width, size.height);
+    }
+    let count = 0;
+    if (domain) {
+      ctx.globalAlpha = 0.62;
+      for (const cell of cells) {
+        const value = metric.value(cell);
+        if (value === null) continue;
+        const [r, g, b] = rampColor(badness(value, domain, metric.higherIsBetter));
+        const rect = cellRect(map, size, cell.x, cell.y, cellSize);
+        ctx.fillStyle = `rgb(${r} ${g} ${b})`;
+        ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
+        count++;
+      }
+      ctx.globalAlpha = 1;
+    }
+    drawGrid(ctx, map, size, cellSize);
+    setDrawn(count);
+  }, [cells, cellSize, metric, domain, image, map, size]);
+
+  useEffect(() => {
+    const ctx = overlayRef.current?.getContext('2d');
+    if (!ctx) return;
+    ctx.clearRect(0, 0, size.width, size.height);
+    if (!hovered) return;
+    const rect = cellRect(map, size, hovered.x, hovered.y, cellSize);
+    ctx.lineWidth = Math.max(2, size.width / 400);
+    ctx.strokeStyle = '#ffffff';
+    ctx.strokeRect(rect.x, rect.y, rect.width, rect.height);
+  }, [hovered, map, size, cellSize]);
+
+  const pick = (event: MouseEvent<HTMLCanvasElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const px = ((event.clientX - box.left) / box.width) * size.width;
+    const py = ((event.clientY - box.top) / box.height) * size.height;
+    const world = imageToWorld(map, size, px, py);
+    onHover(cellAt(cells, map, cellSize, world.x, world.y));
+  };
+
+  // Keyboard: arrow keys walk the drawn cells in reading order.
+  const onKeyDown = (event: KeyboardEvent<HTMLCanvasElement>) => {
+    if (cells.length === 0) return;
+    const step =
+      event.key === 'ArrowRight' || event.key === 'ArrowDown'
+        ? 1
+        : event.key === 'ArrowLeft' || event.key === 'ArrowUp'
+          ? -1
+          : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const index = hovered ? cells.indexOf(hovered) : -1;
+    onHover(cells[(index + step + cells.length) % cells.length]);
+  };
+
+  return (
+    <div className="heatmap-stage">
+      <canvas
+        ref={baseRef}
+        width={size.width}
+        height={size.height}
+        role="img"
+        aria-label={`Heatmap of ${map.name}: ${drawn} cells coloured by ${metric.label.toLowerCase()}`}
+        data-testid="heatmap-canvas"
+        data-cells-drawn={drawn}
+      />
+      <canvas
+        ref={overlayRef}
+        className="overlay"
+        width={size.width}
+        height={size.height}
+        tabIndex={0}
+        aria-label="Heatmap cells: move the mouse over a cell, or use the arrow keys, to read its numbers"
+        onMouseMove={pick}
+        onMouseLeave={() => onHover(undefined)}
+        onKeyDown={onKeyDown}
+      />
+      {image.status === 'failed' && (
+        <p className="heatmap-image-missing" role="status">
+          The map image could not be loaded; cells are drawn on a blank background.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Thin grid lines every cellSize world units, anchored at the map's minimum corner. */
+function drawGrid(ctx: CanvasRenderingContext2D, map: GameMap, size: Size, cellSize: number): void {
+  const pxPerUnit = size.width / (map.worldMaxX - map.worldMinX || 1);
+  if (cellSize * pxPerUnit < 6) return; // too dense to help: it would only grey the map out
+  ctx.strokeStyle = 'rgba(255,255,255,0.12)';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let wx = map.worldMinX; wx <= map.worldMaxX; wx += cellSize) {
+    const x = Math.round(worldToImage(map, size, wx, map.worldMaxY).x) + 0.5;
+    ctx.moveTo(x, 0);
+    ctx.lineTo(x, size.height);
+  }
+  for (let wy = map.worldMinY; wy <= map.worldMaxY; wy += cellSize) {
+    const y = Math.round(worldToImage(map, size, map.worldMinX, wy).y) + 0.5;
+    ctx.moveTo(0, y);
+    ctx.lineTo(size.width, y);
+  }
+  ctx.stroke();
+}
+
+function useMapImage(url: string): ImageState {
+  const [state, setState] = useState<ImageState>({ status: 'loading' });
+  useEffect(() => {
+    setState({ status: 'loading' });
+    const image = new Image();
+    image.decoding = 'async';
+    image.onload = () => setState({ status: 'ready', image });
+    image.onerror = () => setState({ status: 'failed' });
+    image.src = url;
+    return () => {
+      image.onload = null;
+      image.onerror = null;
+    };
+  }, [url]);
+  return state;
+}

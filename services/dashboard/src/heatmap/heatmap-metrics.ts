@@ -1,0 +1,91 @@
+import type { HeatmapCell } from '../api/heatmap.api';
+
+/** What a heatmap can be coloured by: the four performance metrics, or event counts. */
+export type HeatmapMetric = 'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'events';
+
+export type MetricInfo = {
+  label: string;
+  unit: string;
+  /** Which end of the scale is good: colours run from good (cool) to bad (hot). */
+  higherIsBetter: boolean;
+  digits: number;
+  value: (cell: HeatmapCell) => number | null;
+};
+
+// NOTE: the API reports 0 for "not collected" on fps/frame time/memory and null for GPU time:
+// both mean "no sample" here, so such cells are left undrawn rather than shown as perfect.
+const positive = (v: number | null) => (v !== null && v > 0 ? v : null);
+
+export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
+  fps: { label: 'FPS', unit: 'fps', higherIsBetter: true, digits: 1, value: (c) => positive(c.avg_fps) },
+  frame_time: {
+    label: 'Frame time',
+    unit: 'ms',
+    higherIsBetter: false,
+    digits: 2,
+    value: (c) => positive(c.avg_frame_time),
+  },
+  memory: { label: 'Memory', unit: 'MB', higherIsBetter: false, digits: 0, value: (c) => positive(c.avg_memory) },
+  gpu_time: { label: 'GPU time', unit: 'ms', higherIsBetter: false, digits: 2, value: (c) => positive(c.avg_gpu_time) },
+  events: { label: 'Events', unit: 'events', higherIsBetter: false, digits: 0, value: (c) => c.event_count },
+};
+
+export const PERFORMANCE_METRICS: HeatmapMetric[] = ['fps', 'frame_time', 'memory', 'gpu_time'];
+
+export type ScaleDomain = { min: number; max: number };
+
+/** The legend's range: the smallest and largest value among the cells that have one. */
+export function domainOf(cells: readonly HeatmapCell[], metric: MetricInfo): ScaleDomain | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const cell of cells) {
+    const v = metric.value(cell);
+    if (v === null || !Number.isFinite(v)) continue;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+  }
+  return min <= max ? { min, max } : undefined;
+}
+
+/** 0 (good end) … 1 (bad end) of a value within the domain. */
+export function badness(value: number, domain: ScaleDomain, higherIsBetter: boolean): number {
+  const span = domain.max - domain.min;
+  const t = span > 0 ? (value - domain.min) / span : 0.5;
+  const clamped = Math.min(1, Math.max(0, t));
+  return higherIsBetter ? 1 - clamped : clamped;
+}
+
+// A perceptually ordered ramp (cool → hot), readable on the dark map backgrounds.
+const RAMP: [number, number, number][] = [
+  [49, 130, 206], // blue
+  [34, 211, 238], // cyan
+  [52, 211, 153], // green
+  [250, 204, 21], // yellow
+  [249, 115, 22], // orange
+  [239, 68, 68], // red
+];
+
+/** The ramp colour at t ∈ [0, 1] as [r, g, b]. */
+export function rampColor(t: number): [number, number, number] {
+  const x = Math.min(1, Math.max(0, t)) * (RAMP.length - 1);
+  const i = Math.min(RAMP.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = RAMP[i]!;
+  const b = RAMP[i + 1]!;
+  return [0, 1, 2].map((k) => Math.round(a[k]! + (b[k]! - a[k]!) * f)) as [number, number, number];
+}
+
+/**
+ * CSS gradient of the legend bar, low values on the left: reversed when high values are the
+ * good end (FPS), so each value sits above the colour its cells are drawn in.
+ */
+export function legendGradient(higherIsBetter: boolean): string {
+  const stops = RAMP.map(([r, g, b], i) => `rgb(${r} ${g} ${b}) ${(i / (RAMP.length - 1)) * 100}%`);
+  return `linear-gradient(${higherIsBetter ? '270deg' : '90deg'}, ${stops.join(', ')})`;
+}
+
+/** Legend tick values: `count` evenly spaced from min to max. */
+export function legendTicks(domain: ScaleDomain, count = 5): number[] {
+  if (domain.max === domain.min) return [domain.min];
+  return Array.from({ length: count }, (_, i) => domain.min + ((domain.max - domain.min) * i) / (count - 1));
+}
