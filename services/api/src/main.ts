@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { setTimeout } from 'node:timers/promises';
 import { createAdminClient } from '@framedeck/clickhouse';
 import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
@@ -19,7 +18,8 @@ runMain('api', async () => {
 
   // The first requests should count in Redis, not in the in-process fallback the rate limiter
   // uses while Redis is unreachable; start anyway after 2 s if Redis is down.
-  await Promise.race([once(redis, 'ready'), setTimeout(2_000)]);
+  // NOTE: not events.once, which rejects on the client's 'error' event (Redis down).
+  await Promise.race([new Promise((resolve) => redis.once('ready', resolve)), setTimeout(2_000)]);
 
   // Generated on the very first start and shared by every instance (Postgres: server_secrets).
   const secrets = await loadServerSecrets(pool);
