@@ -6,7 +6,6 @@ import { generateWebhookSecret } from '@framedeck/notifications';
 import {
   disableAlertRule,
   getAlertRule,
-  getDefaultThresholdProfileId,
   insertAlertRule,
   insertNotificationChannel,
   listAlertHistory,
@@ -23,6 +22,7 @@ import {
   insertEvents,
   retireProjectAlerts,
   startReceiver,
+  testRuleFields,
   type TestMap,
 } from './support/alerts-fixtures.js';
 
@@ -49,7 +49,6 @@ const alerts = buildAlertEvaluator({
 });
 
 let projectId: string;
-let profileId: string;
 let secret: string;
 let webhookId: string;
 let map: TestMap;
@@ -59,7 +58,6 @@ let status = 204;
 
 beforeAll(async () => {
   projectId = (await bootstrapTenant(stack.pool, { plan: 'pro' })).projectId;
-  profileId = (await getDefaultThresholdProfileId(stack.pool, projectId))!;
   secret = generateWebhookSecret();
   receiver = await startReceiver({
     secret: () => secret,
@@ -107,22 +105,9 @@ beforeEach(() => {
 // Each test's rules stop when it ends, so the next test's ticks see only its own.
 afterEach(() => stack.pool.query(`UPDATE alert_rules SET is_active = false WHERE project_id = $1`, [projectId]));
 
-function rule(overrides: Partial<AlertRuleFields> = {}): AlertRuleFields {
-  return {
-    name: 'Low fps',
-    mapId: map.id,
-    thresholdProfileId: profileId,
-    metric: 'fps',
-    thresholdLevel: 'warn',
-    failPercentage: 25, // 2 of 8 cells fail at warn: exactly 25 %
-    evaluationDays: 1,
-    cellSize: 25,
-    cooldownMinutes: 0,
-    isActive: true,
-    channelIds: [webhookId],
-    ...overrides,
-  };
-}
+/** 2 of 8 cells fail at warn: exactly the default failPercentage of 25 %. */
+const rule = (overrides: Partial<AlertRuleFields> = {}) =>
+  testRuleFields(stack.pool, projectId, map, { channelIds: [webhookId], ...overrides });
 
 /** One evaluator tick and one deliverer tick, then the clock moves past the interval. */
 async function tick(): Promise<void> {
@@ -135,7 +120,7 @@ const historyOf = (ruleId: string) => listAlertHistory(stack.pool, { projectId, 
 
 describe('alert evaluation on real heatmap cells', () => {
   it('triggers, names the worst cells, links the heatmap and sends a signed webhook', async () => {
-    const ruleId = await insertAlertRule(stack.pool, projectId, rule());
+    const ruleId = await insertAlertRule(stack.pool, projectId, await rule());
     await tick();
 
     const [entry] = await historyOf(ruleId);
@@ -169,7 +154,7 @@ describe('alert evaluation on real heatmap cells', () => {
   });
 
   it('goes triggered → resolved → triggered, notifying each transition once', async () => {
-    const ruleId = await insertAlertRule(stack.pool, projectId, rule({ failPercentage: 25 }));
+    const ruleId = await insertAlertRule(stack.pool, projectId, await rule({ failPercentage: 25 }));
     await tick(); // triggered
     await tick(); // still triggered: no news
     await updateAlertRule(stack.pool, projectId, ruleId, { failPercentage: 50 });
@@ -192,7 +177,7 @@ describe('alert evaluation on real heatmap cells', () => {
   });
 
   it('never notifies more often than cooldownMinutes, and sends a held-back transition after it', async () => {
-    const ruleId = await insertAlertRule(stack.pool, projectId, rule({ cooldownMinutes: 30 }));
+    const ruleId = await insertAlertRule(stack.pool, projectId, await rule({ cooldownMinutes: 30 }));
     await tick(); // t0: triggered, notified
     await updateAlertRule(stack.pool, projectId, ruleId, { failPercentage: 50 });
     await tick(); // t0+1: resolved, inside the cooldown
@@ -216,8 +201,8 @@ describe('alert evaluation on real heatmap cells', () => {
   });
 
   it('never evaluates disabled rules', async () => {
-    const inactive = await insertAlertRule(stack.pool, projectId, rule({ isActive: false }));
-    const deleted = await insertAlertRule(stack.pool, projectId, rule());
+    const inactive = await insertAlertRule(stack.pool, projectId, await rule({ isActive: false }));
+    const deleted = await insertAlertRule(stack.pool, projectId, await rule());
     await disableAlertRule(stack.pool, projectId, deleted);
     await tick();
     await tick();
@@ -231,8 +216,8 @@ describe('alert evaluation on real heatmap cells', () => {
   });
 
   it('resolves with totalCells 0 when the map has no data, and counts only cells with GPU samples', async () => {
-    const quiet = await insertAlertRule(stack.pool, projectId, rule({ mapId: emptyMap.id, failPercentage: 1 }));
-    const gpu = await insertAlertRule(stack.pool, projectId, rule({ metric: 'gpu_time', failPercentage: 1 }));
+    const quiet = await insertAlertRule(stack.pool, projectId, await rule({ mapId: emptyMap.id, failPercentage: 1 }));
+    const gpu = await insertAlertRule(stack.pool, projectId, await rule({ metric: 'gpu_time', failPercentage: 1 }));
     await tick();
     expect((await historyOf(quiet))[0]).toMatchObject({ status: 'resolved', totalCells: 0, failingCells: 0 });
     // The fixture events carry no GPU time at all.
@@ -242,7 +227,7 @@ describe('alert evaluation on real heatmap cells', () => {
 
   it('retries a failing receiver with backoff, records each attempt, gives up on a permanent error', async () => {
     status = 503;
-    const ruleId = await insertAlertRule(stack.pool, projectId, rule());
+    const ruleId = await insertAlertRule(stack.pool, projectId, await rule());
     await alerts.evaluator.runOnce();
     await alerts.deliverer.runOnce();
     const delivery = async () => (await historyOf(ruleId))[0]!.notification!.deliveries[0]!;
@@ -286,7 +271,7 @@ describe('alert evaluation on real heatmap cells', () => {
         url: slack.url,
         secret: null,
       });
-      await insertAlertRule(stack.pool, projectId, rule({ name: 'Dust fps', channelIds: [channel.id] }));
+      await insertAlertRule(stack.pool, projectId, await rule({ name: 'Dust fps', channelIds: [channel.id] }));
       await tick();
       expect(slack.received).toHaveLength(1);
       const text: string = slack.received[0]!.json.text;

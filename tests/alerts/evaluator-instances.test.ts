@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant } from '@framedeck/accounts';
 import { generateWebhookSecret } from '@framedeck/notifications';
-import { getDefaultThresholdProfileId, insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
+import { insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
 import { startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
@@ -11,6 +11,7 @@ import {
   insertEvents,
   retireProjectAlerts,
   startReceiver,
+  testRuleFields,
   type TestMap,
 } from './support/alerts-fixtures.js';
 
@@ -21,7 +22,6 @@ import {
 const stack = connectTestStack();
 const LEASE_MS = 3_000;
 let projectId: string;
-let profileId: string;
 let map: TestMap;
 const running: RunningService[] = [];
 
@@ -39,19 +39,12 @@ function startEvaluator(port: number): RunningService {
 }
 
 async function triggeringRule(channelId: string, name: string): Promise<string> {
-  return insertAlertRule(stack.pool, projectId, {
+  const fields = await testRuleFields(stack.pool, projectId, map, {
     name,
-    mapId: map.id,
-    thresholdProfileId: profileId,
-    metric: 'fps',
-    thresholdLevel: 'warn',
     failPercentage: 50,
-    evaluationDays: 1,
-    cellSize: 25,
-    cooldownMinutes: 0,
-    isActive: true,
     channelIds: [channelId],
   });
+  return insertAlertRule(stack.pool, projectId, fields);
 }
 
 async function count(sql: string, ruleId: string): Promise<number> {
@@ -65,7 +58,6 @@ const evaluationsOf = (ruleId: string) =>
 
 beforeAll(async () => {
   projectId = (await bootstrapTenant(stack.pool, { plan: 'pro' })).projectId;
-  profileId = (await getDefaultThresholdProfileId(stack.pool, projectId))!;
   map = await createTestMap(stack.pool, projectId);
   // Every cell at 20 fps: below the warn limit (30) everywhere.
   await insertEvents(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createApiKey, type BootstrapResult } from '@framedeck/accounts';
 import { KEY_PRESETS, type KeyPreset, type Scope } from '@framedeck/auth';
-import { getDefaultThresholdProfileId, insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
-import { createTestMap } from '../alerts/support/alerts-fixtures.js';
+import { insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
+import { createTestMap, testRuleFields } from '../alerts/support/alerts-fixtures.js';
 import { ANALYTICS_SCOPE_ROWS } from '../analytics/analytics-scope-rows.js';
 import { startApi, type ApiResponse, type RequestOptions, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
@@ -171,20 +171,7 @@ const MATRIX: MatrixRow[] = [
 /** A disabled rule on a fresh map of the tenant's project, for the rule-id rows. */
 async function matrixRule(t: BootstrapResult, api: TestApi): Promise<string> {
   const map = await createTestMap(api.pool, t.projectId);
-  const profileId = await getDefaultThresholdProfileId(api.pool, t.projectId);
-  return insertAlertRule(api.pool, t.projectId, {
-    name: 'matrix',
-    mapId: map.id,
-    thresholdProfileId: profileId!,
-    metric: 'fps',
-    thresholdLevel: 'warn',
-    failPercentage: 25,
-    evaluationDays: 7,
-    cellSize: 25,
-    cooldownMinutes: 60,
-    isActive: false,
-    channelIds: [],
-  });
+  return insertAlertRule(api.pool, t.projectId, await testRuleFields(api.pool, t.projectId, map, { isActive: false }));
 }
 
 const PRESETS = Object.keys(KEY_PRESETS) as KeyPreset[];

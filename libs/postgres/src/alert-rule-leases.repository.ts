@@ -1,5 +1,5 @@
 import type { Queryable } from './queryable.js';
-import { THRESHOLD_COLUMNS } from './threshold-profiles.repository.js';
+import { THRESHOLD_COLUMNS, type ThresholdProfile } from './threshold-profiles.repository.js';
 
 /** Everything the evaluator needs to evaluate one claimed rule. */
 export type LeasedAlertRule = {
@@ -24,16 +24,7 @@ export type LeasedAlertRule = {
     worldMinZ: number | null;
     worldMaxZ: number | null;
   };
-  thresholds: {
-    fpsGood: number;
-    fpsWarn: number;
-    frameTimeGoodMs: number;
-    frameTimeWarnMs: number;
-    gpuTimeGoodMs: number;
-    gpuTimeWarnMs: number;
-    memoryGoodMb: number;
-    memoryWarnMb: number;
-  };
+  thresholds: Omit<ThresholdProfile, 'id' | 'name' | 'isDefault' | 'createdAt'>;
 };
 
 /**

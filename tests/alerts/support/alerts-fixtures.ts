@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Pool } from '@framedeck/postgres';
+import { getDefaultThresholdProfileId, type AlertRuleFields, type Pool } from '@framedeck/postgres';
 import { verifyWebhookSignature, type SignatureCheck } from '@framedeck/notifications';
 import { insertEvents, type FixtureEvent } from '../../analytics/event-fixtures.js';
 
@@ -107,4 +107,27 @@ export async function startReceiver(
 export async function retireProjectAlerts(pool: Pool, projectId: string): Promise<void> {
   await pool.query(`UPDATE alert_rules SET is_active = false WHERE project_id = $1`, [projectId]);
   await pool.query(`DELETE FROM notification_channels WHERE project_id = $1`, [projectId]);
+}
+
+/** Rule fields for tests: fps below the default profile's warn limit on `map`, overridable. */
+export async function testRuleFields(
+  pool: Pool,
+  projectId: string,
+  map: TestMap,
+  overrides: Partial<AlertRuleFields> = {},
+): Promise<AlertRuleFields> {
+  return {
+    name: 'Low fps',
+    mapId: map.id,
+    thresholdProfileId: (await getDefaultThresholdProfileId(pool, projectId))!,
+    metric: 'fps',
+    thresholdLevel: 'warn',
+    failPercentage: 25,
+    evaluationDays: 1,
+    cellSize: 25,
+    cooldownMinutes: 0,
+    isActive: true,
+    channelIds: [],
+    ...overrides,
+  };
 }
