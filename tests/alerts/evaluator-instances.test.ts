@@ -109,6 +109,16 @@ describe('alert evaluator instances', () => {
       await Promise.all([a.stop(), b.stop()]);
 
       for (const ruleId of rules) expect(await notificationsOf(ruleId)).toBe(1);
+      // No evaluation was done twice: one rule's evaluations are an interval (300 ms) apart.
+      const { rows } = await stack.pool.query<{ gap: number }>(
+        `SELECT extract(epoch FROM evaluated_at - lag(evaluated_at) OVER (PARTITION BY rule_id ORDER BY evaluated_at))
+                * 1000 AS gap
+           FROM alert_evaluations WHERE rule_id = ANY($1::uuid[])`,
+        [rules],
+      );
+      const gaps = rows.map((r) => r.gap).filter((g) => g !== null);
+      expect(gaps.length).toBeGreaterThanOrEqual(rules.length * 5);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(290);
       expect(receiver.received).toHaveLength(rules.length);
       expect(new Set(receiver.received.map((r) => r.json.rule.id))).toEqual(new Set(rules));
       expect(receiver.received.every((r) => r.signature?.valid)).toBe(true);
@@ -194,7 +204,7 @@ describe('alert evaluator instances', () => {
               [ruleId],
             )
           ).rows[0],
-        { timeoutMs: 20_000, what: 'the delivery to succeed after the lease expired' },
+        { timeoutMs: 40_000, what: 'the delivery to succeed after the lease expired' },
       );
       await successor.stop();
       expect(delivered.attempts).toBe(2);
