@@ -165,6 +165,17 @@ const MATRIX: MatrixRow[] = [
       return { url: `/v1/projects/${t.projectId}/notification-channels/${channel.id}`, method: 'DELETE' };
     },
   },
+  {
+    operationId: 'runSqlQuery',
+    method: 'POST',
+    path: '/v1/query',
+    scope: 'data:admin',
+    request: async (t) => ({
+      url: '/v1/query',
+      method: 'POST',
+      json: { project_id: t.projectId, sql: 'SELECT 1 FROM events' },
+    }),
+  },
   ...ANALYTICS_SCOPE_ROWS,
 ];
 

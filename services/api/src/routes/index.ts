@@ -23,6 +23,7 @@ import { funnelRoute } from './funnels.route.js';
 import { heatmapRoute } from './heatmap.route.js';
 import { insightsRoute } from './insights.route.js';
 import { deleteMapRoute, listMapsRoute, mapImageRoute, uploadMapRoute } from './maps.route.js';
+import { queryRoute } from './query.route.js';
 import { retentionRoute } from './retention.route.js';
 import { listThresholdProfilesRoute } from './threshold-profiles.route.js';
 import { whoamiRoute } from './whoami.route.js';
@@ -55,6 +56,7 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   exportDataRoute,
   eraseDataRoute,
   erasureStatusRoute,
+  queryRoute,
   listAlertRulesRoute,
   createAlertRuleRoute,
   alertHistoryRoute,
