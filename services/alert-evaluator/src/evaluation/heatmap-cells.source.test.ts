@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { ClickHouseClient } from '@framedeck/clickhouse';
+import { heatmapCellSource } from './heatmap-cells.source.js';
+
+describe('heatmapCellSource', () => {
+  it('turns the heatmap\'s "0 = no sample" averages into null', async () => {
+    // One grid cell row as ClickHouse returns it: fps and GPU time never sampled there.
+    const clickhouse = {
+      query: async () => ({
+        json: async () => [
+          { cx: 0, cy: 1, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
+        ],
+      }),
+    } as unknown as ClickHouseClient;
+    const cells = await heatmapCellSource(clickhouse)({
+      projectId: '0b7c4f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
+      mapId: 'dust',
+      bounds: { worldMinX: 0, worldMinY: 0, worldMaxX: 100, worldMaxY: 50, worldMinZ: null, worldMaxZ: null },
+      cellSize: 25,
+      days: 7,
+      now: new Date('2026-03-18T12:00:00Z'),
+    });
+    expect(cells).toEqual([
+      { x: 12.5, y: 37.5, eventCount: 4, avgFps: null, avgFrameTimeMs: 20, avgMemoryMb: 512, avgGpuTimeMs: null },
+    ]);
+  });
+});
