@@ -4,6 +4,9 @@ import { waitFor } from '../support/wait.js';
 import { startIdentityApi, type IdentityApi } from './support/identity-harness.js';
 import { apiGet, authorizeCode, exchangeCode, pkce, refresh, registerClient } from './support/oauth-flow.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON of any shape; tests assert on it
+type Json = any;
+
 let api: IdentityApi;
 let tenant: BootstrapResult;
 let projectB: string;
@@ -21,13 +24,13 @@ async function session(user = tenant.user) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(user),
   });
-  const body = await res.json();
+  const body = (await res.json()) as Json;
   return { cookie: res.headers.getSetCookie()[0]!.split(';')[0]!, csrf: body.data.csrfToken as string };
 }
 
 async function authorizedApps(cookie: string) {
   const res = await fetch(`${api.baseUrl}/v1/account/authorized-apps`, { headers: { cookie } });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 async function authorize(name: string, scope: string, projects: string[]) {
