@@ -104,7 +104,10 @@ class TreeWalker {
         const entry = asObject(cte)!;
         this.visit(entry, scope);
         const name = asObject(asObject(entry.alias)?.name)?.value;
-        if (typeof name !== 'string') reject('Unsupported WITH entry.');
+        // A plain name only: `WITH \`system.one\` AS (…)` must not look like a qualified table.
+        if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+          reject('A WITH name must be a plain identifier (letters, digits, underscores).');
+        }
         scope = new Set([...scope, name]);
       }
     }
