@@ -77,6 +77,7 @@ function sandboxFor(services: ApiServices): Promise<SqlSandbox> {
   let sandbox = sandboxes.get(services);
   if (!sandbox) {
     sandbox = SqlSandbox.create({ clickhouse: services.config.clickhouse, admin: services.clickhouse });
+    sandbox.catch(() => sandboxes.delete(services)); // a failed load is retried by the next request
     sandboxes.set(services, sandbox);
   }
   return sandbox;
