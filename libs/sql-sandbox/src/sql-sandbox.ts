@@ -101,7 +101,9 @@ function parseRow(text: string): Record<string, unknown> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
-    // Not a row: an exception ClickHouse wrote into the stream after the headers were sent.
+    // Not a row: an exception ClickHouse 18.16 wrote into the stream after the headers were
+    // sent ("Code: 396, e.displayText() = …"). Newer servers tag it (X-ClickHouse-Exception-Tag)
+    // and @clickhouse/client raises it from the stream itself.
     throw new Error(text);
   }
 }
