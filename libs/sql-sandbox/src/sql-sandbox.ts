@@ -83,7 +83,7 @@ export class SqlSandbox {
  * max_result_rows. ClickHouse reports an error that happens after the first rows were sent
  * (e.g. a result larger than the profile's max_result_rows) as a text line in the body.
  */
-async function readRows(stream: AsyncIterable<{ text: string }[]>, limit: number): Promise<SqlQueryResult> {
+export async function readRows(stream: AsyncIterable<{ text: string }[]>, limit: number): Promise<SqlQueryResult> {
   const rows: Record<string, unknown>[] = [];
   read: for await (const batch of stream) {
     for (const row of batch) {
