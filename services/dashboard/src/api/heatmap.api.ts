@@ -1,19 +1,12 @@
 import { http } from './http-client';
+import type { HeatmapCell } from '@framedeck/analytics';
 import { enc } from './projects.api';
 
-export type HeatmapCell = {
-  x: number;
-  y: number;
-  weight: number;
-  event_count: number;
-  avg_fps: number;
-  avg_frame_time: number;
-  avg_memory: number;
-  avg_gpu_time: number | null;
-  /** Extension of ours: 95th percentile frame time (ms); null when no frame sample. */
-  p95_frame_time?: number | null;
-};
+// NOTE: response types come from the library the API serves them from (type-only imports,
+// erased from the bundle), so a change of shape there fails the dashboard's type check.
+export type { HeatmapCell } from '@framedeck/analytics';
 
+// The heatmap's allowed values (spec: heatmap query parameters).
 export const CELL_SIZES = [5, 10, 25, 50] as const;
 export const HEATMAP_DAYS = [1, 7, 14, 30] as const;
 

@@ -1,6 +1,7 @@
 import { ApiError, apiErrorFrom } from './api-error';
 
-export type QueryValue = string | number | boolean | undefined | null;
+/** An array becomes a repeated parameter (?steps=a&steps=b). */
+export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -77,7 +78,8 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+    if (Array.isArray(value)) for (const item of value) params.append(name, item);
+    else if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : '';

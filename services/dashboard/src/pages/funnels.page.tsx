@@ -30,7 +30,7 @@ export function FunnelsPage({ projectId }: { projectId: string }) {
         ? Promise.reject(new Error('A funnel needs at least two steps.'))
         : analyticsApi.funnels(
             projectId,
-            { steps, by, days: Number(days), windowSeconds: Number(windowSeconds) },
+            { steps: stepList, by, days: Number(days), windowSeconds: Number(windowSeconds) },
             signal,
           ),
     [projectId, steps, by, days, windowSeconds],

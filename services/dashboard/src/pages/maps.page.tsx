@@ -9,6 +9,7 @@ import { formatDateTime, formatNumber } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState, ErrorNotice } from '../components/status-views';
 import { useAction, useApi } from '../hooks/use-api';
+import { EMPTY_BOUNDS, validateMapDraft, type BoundsDraft } from './map-draft';
 
 export function MapsPage({ projectId }: { projectId: string }) {
   const maps = useApi((signal) => mapsApi.list(projectId, signal), [projectId]);
@@ -30,41 +31,6 @@ export function MapsPage({ projectId }: { projectId: string }) {
   );
 }
 
-type BoundsDraft = Record<'worldMinX' | 'worldMinY' | 'worldMaxX' | 'worldMaxY' | 'worldMinZ' | 'worldMaxZ', string>;
-
-const EMPTY_BOUNDS: BoundsDraft = {
-  worldMinX: '',
-  worldMinY: '',
-  worldMaxX: '',
-  worldMaxY: '',
-  worldMinZ: '',
-  worldMaxZ: '',
-};
-
-/** Checks the form before sending: the API checks again, but typos are cheaper to fix here. */
-export function validateMapDraft(
-  name: string,
-  mapId: string,
-  image: File | undefined,
-  b: BoundsDraft,
-): string | undefined {
-  if (!name.trim()) return 'Give the map a name.';
-  if (!mapId.trim()) return 'Give the map an identifier (the map_id your game sends).';
-  if (mapId.length > 255) return 'The map identifier can have at most 255 characters.';
-  if (!image) return 'Choose the map image.';
-  const num = (v: string) => (v.trim() === '' ? NaN : Number(v));
-  if (
-    ['worldMinX', 'worldMinY', 'worldMaxX', 'worldMaxY'].some((k) => !Number.isFinite(num(b[k as keyof BoundsDraft])))
-  ) {
-    return 'Enter all four X/Y world bounds as numbers.';
-  }
-  if (num(b.worldMinX) >= num(b.worldMaxX)) return 'World min X must be below max X.';
-  if (num(b.worldMinY) >= num(b.worldMaxY)) return 'World min Y must be below max Y.';
-  const hasZ = b.worldMinZ.trim() !== '' || b.worldMaxZ.trim() !== '';
-  if (hasZ && !(num(b.worldMinZ) < num(b.worldMaxZ))) return 'Give both Z bounds (min below max), or neither.';
-  return undefined;
-}
-
 function UploadMapForm({ projectId, onUploaded }: { projectId: string; onUploaded: () => void }) {
   const [name, setName] = useState('');
   const [mapId, setMapId] = useState('');
@@ -76,6 +42,8 @@ function UploadMapForm({ projectId, onUploaded }: { projectId: string; onUploade
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // NOTE: read now: React clears currentTarget once the handler yields at the first await.
+    const form = event.currentTarget;
     setDone(undefined);
     const problem = validateMapDraft(name, mapId, image, bounds);
     setInvalid(problem);
@@ -98,7 +66,7 @@ function UploadMapForm({ projectId, onUploaded }: { projectId: string; onUploade
       setMapId('');
       setImage(undefined);
       setBounds(EMPTY_BOUNDS);
-      event.currentTarget.reset();
+      form.reset();
       onUploaded();
     }
   };

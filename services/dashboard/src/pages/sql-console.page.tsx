@@ -68,7 +68,7 @@ export function SqlConsolePage({ projectId }: { projectId: string }) {
                 rows={8}
               />
             </Field>
-            <div className="form-inline">
+            <div className="toolbar">
               <SelectField
                 label="Row limit"
                 value={limit}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { HeatmapCell } from '../api/heatmap.api';
+import { badness, domainOf, HEATMAP_METRICS, legendTicks, rampColor } from './heatmap-metrics';
+
+const cell = (over: Partial<HeatmapCell>): HeatmapCell => ({
+  x: 0,
+  y: 0,
+  weight: 0,
+  event_count: 1,
+  avg_fps: 0,
+  avg_frame_time: 0,
+  avg_memory: 0,
+  avg_gpu_time: null,
+  p95_frame_time: null,
+  ...over,
+});
+
+describe('heatmap metrics', () => {
+  it('treats 0 and null as "not collected", not as a perfect value', () => {
+    const cells = [cell({ avg_fps: 30 }), cell({ avg_fps: 0 }), cell({ avg_fps: 90 })];
+    expect(domainOf(cells, HEATMAP_METRICS.fps)).toEqual({ min: 30, max: 90 });
+    expect(HEATMAP_METRICS.gpu_time.value(cell({ avg_gpu_time: null }))).toBeNull();
+    expect(domainOf([cell({})], HEATMAP_METRICS.frame_time)).toBeUndefined();
+  });
+
+  it('colours low FPS and high frame times as bad', () => {
+    const domain = { min: 30, max: 90 };
+    expect(badness(30, domain, true)).toBe(1);
+    expect(badness(90, domain, true)).toBe(0);
+    expect(badness(90, domain, false)).toBe(1);
+    expect(badness(200, domain, false)).toBe(1); // clamped
+    expect(badness(45, { min: 45, max: 45 }, false)).toBe(0.5);
+  });
+
+  it('runs the ramp from blue (good) to red (bad)', () => {
+    expect(rampColor(0)).toEqual([49, 130, 206]);
+    expect(rampColor(1)).toEqual([239, 68, 68]);
+    const [r, , b] = rampColor(0.9);
+    expect(r).toBeGreaterThan(b);
+  });
+
+  it('labels the legend from min to max', () => {
+    expect(legendTicks({ min: 10, max: 50 })).toEqual([10, 20, 30, 40, 50]);
+    expect(legendTicks({ min: 7, max: 7 })).toEqual([7]);
+  });
+});
