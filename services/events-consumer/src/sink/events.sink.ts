@@ -16,6 +16,7 @@ export type EventsSinkOptions = {
   flushBytes: number;
   /** ...or this long after its first row, whichever comes first. */
   flushIntervalMs: number;
+  maxConcurrentInserts?: number;
 };
 
 type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
@@ -37,8 +38,10 @@ function deferred(): Deferred {
  * that resolves once the block holding that batch's rows (and its rejection counts) is in
  * ClickHouse; only then may the caller resolve the message's offset.
  *
- * Inserts run one at a time, in order, while the next block fills: tickets therefore resolve
- * in the order batches were added. A failed insert is retried (backoff + jitter) until it
+ * Up to `maxConcurrentInserts` blocks are inserted at once while the next one fills (ClickHouse
+ * parses each insert on one thread; two use both cores). Tickets may therefore resolve out of
+ * order; the consumer awaits them in offset order, so an offset is only resolved when it and
+ * every offset before it are durable. A failed insert is retried (backoff + jitter) until it
  * succeeds or the sink is stopped; stopping rejects the pending tickets, so their offsets are
  * never committed and Kafka redelivers them.
  */
@@ -48,7 +51,8 @@ export class EventsSink {
   private rejections: EventRejectionRow[] = [];
   private ticket = deferred();
   private timer: NodeJS.Timeout | undefined;
-  private inserting: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly waitingForSlot: (() => void)[] = [];
   private readonly abort = new AbortController();
   private stats = { insertedRows: 0, insertedBlocks: 0 };
 
@@ -86,34 +90,52 @@ export class EventsSink {
     return ticket;
   }
 
-  /** Inserts what has been added so far; resolves once every insert before it is done. */
+  /** Starts inserting what has been added so far; resolves once it and every insert before it are done. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const block = this.block;
     const rejections = this.rejections;
     const ticket = this.ticket;
+    this.ticket = deferred();
+    const earlier = [...this.inFlight];
+    let work: Promise<void>;
     if (block.rows === 0 && rejections.length === 0) {
       // Nothing to write, but batches may still wait on this ticket (all their events were
-      // empty): they are durable as soon as everything before them is.
-      this.ticket = deferred();
-      this.inserting = this.inserting.then(ticket.resolve, ticket.reject);
-      return this.inserting;
+      // invalid or none): they are durable as soon as everything before them is.
+      work = Promise.all(earlier).then(() => undefined);
+    } else {
+      this.block = this.spareBlocks.pop() ?? new EventsRowBinaryBlock();
+      this.rejections = [];
+      work = this.acquireSlot()
+        .then(() => this.insert(block, rejections))
+        .finally(() => {
+          this.releaseSlot();
+          block.reset();
+          this.spareBlocks.push(block);
+        });
     }
-    this.block = this.spareBlocks.pop() ?? new EventsRowBinaryBlock();
-    this.rejections = [];
-    this.ticket = deferred();
-    this.inserting = this.inserting
-      .then(() => this.insert(block, rejections))
-      .then(ticket.resolve, (error: unknown) => {
-        ticket.reject(error);
-        throw error; // every later block fails too: order must hold
-      })
-      .finally(() => {
-        block.reset();
-        this.spareBlocks.push(block);
-      });
-    return this.inserting.catch(() => undefined);
+    work.then(ticket.resolve, ticket.reject);
+    const settled = work.catch(() => undefined);
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return Promise.all([...earlier, settled]).then(() => undefined);
+  }
+
+  private activeInserts = 0;
+
+  private acquireSlot(): Promise<void> {
+    if (this.activeInserts < (this.options.maxConcurrentInserts ?? 2)) {
+      this.activeInserts++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waitingForSlot.push(resolve));
+  }
+
+  private releaseSlot(): void {
+    const next = this.waitingForSlot.shift();
+    if (next) next();
+    else this.activeInserts--;
   }
 
   /** Flushes what is buffered and waits for it (graceful shutdown). */
