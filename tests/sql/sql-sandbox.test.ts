@@ -350,9 +350,14 @@ describe('project databases', () => {
 describe('infrastructure failures', () => {
   it('an unreachable ClickHouse is unavailability, not a rejected query', async () => {
     const down = { ...config, url: 'http://127.0.0.1:1' };
-    const offline = await SqlSandbox.create({ clickhouse: down, admin: createAdminClient(down) });
-    const error = await failureOf(offline.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
-    expect(error).toBeInstanceOf(SqlSandboxUnavailable);
+    const downAdmin = createAdminClient(down);
+    try {
+      const offline = await SqlSandbox.create({ clickhouse: down, admin: downAdmin });
+      const error = await failureOf(offline.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
+      expect(error).toBeInstanceOf(SqlSandboxUnavailable);
+    } finally {
+      await downAdmin.close();
+    }
   });
 
   it('a sandbox user that cannot log in is unavailability too', async () => {
