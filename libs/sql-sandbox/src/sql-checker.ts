@@ -55,8 +55,9 @@ class TreeWalker {
     this.recordQuoted(node);
     // A query (top level, subquery, WITH entry, UNION branch) has a body: WITH names scope it.
     if ('body' in node) return this.visitQuery(node, scope);
-    for (const [key, value] of Object.entries(node)) {
+    for (const key in node) {
       if (key === 'span') continue;
+      const value = node[key]!;
       if (key === 'relation') this.visitRelation(node, scope);
       else if (isVariantName(key)) this.visitVariant(key, value, scope);
       else this.visitField(key, value, scope);
