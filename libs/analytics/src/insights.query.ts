@@ -25,11 +25,15 @@ export type InsightsQuery = {
 export type InsightRow = { group: string; value: number };
 export type InsightsResult = { rows: InsightRow[]; total: number; distinctGroups: number };
 
-/** Trusted expressions chosen by the validated enum, never by user text. */
+/**
+ * Trusted expressions chosen by the validated enum, never by user text.
+ * NOTE: time groups stay Dates while aggregating (2 bytes a row instead of a string built for
+ * each of millions of rows); JSON renders them as YYYY-MM-DD and months are cut to YYYY-MM after.
+ */
 const GROUP_EXPRESSIONS: Record<InsightGroupBy, SqlFragment> = {
-  day: raw('toString(toDate(timestamp))'),
-  week: raw('toString(toMonday(timestamp))'),
-  month: raw('substring(toString(toStartOfMonth(timestamp)), 1, 7)'),
+  day: raw('toDate(timestamp)'),
+  week: raw('toMonday(timestamp)'),
+  month: raw('toStartOfMonth(timestamp)'),
   event_name: raw('event_name'),
   map_id: raw('map_id'),
   platform: raw('platform'),
@@ -67,7 +71,7 @@ export async function queryInsights(clickhouse: ClickHouseClient, q: InsightsQue
          ORDER BY ${order}
          LIMIT ${q.limit}`,
   );
-  const rows = result.data.map((r) => ({ group: r.g, value: Number(r.v) }));
+  const rows = result.data.map((r) => ({ group: q.groupBy === 'month' ? r.g.slice(0, 7) : r.g, value: Number(r.v) }));
   if (byTime) rows.reverse();
   return {
     rows,

@@ -1,0 +1,389 @@
+// npm run bench:query — analytics query latency through the HTTP API on 10 million events in
+// one project, idle and while 50,000 events/s are being inserted, and the same queries run
+// directly on PostgreSQL 15 over the same rows (COPY), reported as ratios.
+// Results: artifacts/bench/query.json. Needs the local stack (npm run stack:up) and a build.
+//
+// Data set: generated inside ClickHouse with INSERT … SELECT FROM numbers() and deterministic
+// pseudo-random expressions (intHash32 of the row number): 30 days, 5 maps, 20 event names,
+// 50,000 players, 5 builds, positions over a 1000 × 1000 world. Not loaded through the ingest
+// gateway (bench:ingest measures that path); the load during the "ingesting" phase is direct
+// ClickHouse inserts of 50,000 rows every second (NOTE: not the gateway + consumer pipeline).
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { createAdminClient, literal } from '@framedeck/clickhouse';
+import { clickhouseSection, postgresSection } from '@framedeck/config';
+import { bootstrapTenant, createApiKey } from '@framedeck/accounts';
+import { createPool, saveMapImage, upsertMap } from '@framedeck/postgres';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
+const PG_SAMPLES = Number(process.env.BENCH_PG_SAMPLES ?? 3);
+const INGEST_RATE = 50_000;
+const PORT = 28180;
+const DB = 'framedeck_querybench';
+const PG_URL = `postgres://postgres:postgres@127.0.0.1:5432/${DB}`;
+const ENV = {
+  ...process.env,
+  FRAMEDECK_POSTGRES_URL: PG_URL,
+  FRAMEDECK_CLICKHOUSE_DATABASE: DB,
+  FRAMEDECK_REDIS_PREFIX: 'fdquerybench:',
+  FRAMEDECK_API_PORT: String(PORT),
+  FRAMEDECK_APP_ORIGIN: `http://127.0.0.1:${PORT}`,
+  FRAMEDECK_LOG_LEVEL: 'warn',
+};
+const log = (...args) => console.error('[bench:query]', ...args);
+const run = promisify(execFile);
+
+// Other work on these 2 cores skews every figure; the load average goes into the results.
+const loadAtStart = os.loadavg().map((x) => Math.round(x * 10) / 10);
+
+// ---- set-up --------------------------------------------------------------------------------
+log('migrating the bench databases');
+await run(process.execPath, [`${root}services/cli/bin/framedeck.js`, 'migrate'], { env: ENV });
+const pool = createPool(postgresSection(ENV));
+const clickhouse = createAdminClient(clickhouseSection(ENV));
+
+// A data set loaded by an earlier run (less than 6 hours ago, both stores complete) is reused
+// unless BENCH_REUSE=0: loading takes minutes on 2 cores, measuring takes one.
+async function reusableProject() {
+  if (process.env.BENCH_REUSE === '0') return undefined;
+  const [row] = await (
+    await clickhouse.query({
+      query: `SELECT toString(project_id) AS project, count() AS n, toUInt32(now() - min(received_at)) AS age
+                FROM events WHERE sdk_version = 'querybench/1'
+               GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`,
+      format: 'JSONEachRow',
+    })
+  ).json();
+  if (!row || Number(row.n) < ROWS || Number(row.age) > 6 * 3600) return undefined;
+  const pgCount = await pool.query('SELECT count(*) AS n FROM bench_events WHERE project_id = $1', [row.project]).then(
+    (r) => Number(r.rows[0].n),
+    () => 0,
+  );
+  return pgCount === Number(row.n) ? row.project : undefined;
+}
+const reused = await reusableProject();
+const projectId = reused ?? (await bootstrapTenant(pool, { plan: 'enterprise' })).projectId;
+const key = (await createApiKey(pool, { projectId, preset: 'read' })).rawKey;
+
+const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
+const sha256 = 'a'.repeat(64);
+await saveMapImage(pool, {
+  projectId,
+  sha256,
+  contentType: 'image/png',
+  width: 1024,
+  height: 1024,
+  bytes: Buffer.from([0]),
+});
+await upsertMap(pool, {
+  projectId,
+  mapId: 'map_0',
+  name: 'Bench map',
+  imageSha256: sha256,
+  ...bounds,
+  imageWidth: 1024,
+  imageHeight: 1024,
+});
+
+/**
+ * The generated rows (deterministic pseudo-random columns of the row number), as a SELECT.
+ * `recent`: timestamps of now, for the load inserted during the "ingesting" phase.
+ */
+function generatedRows(count, offset, { recent = false } = {}) {
+  const h = (salt) => `intHash32(number * ${salt} + ${offset})`;
+  const ts = recent ? 'toUInt64(now())' : `(toUInt64(now()) - ${h(1)} % ${30 * 86400})`;
+  return `SELECT ${literal(projectId)} AS project_id, generateUUIDv4() AS event_id,
+      concat('event_', toString(${h(2)} % 20)) AS event_name,
+      ${ts} * 1000000 AS timestamp_us, toDateTime(${ts}) AS timestamp,
+      concat('s', toString(${h(3)} % 50000), '-', toString(toDate(toDateTime(${ts})))) AS session_id,
+      concat('p', toString(${h(3)} % 50000)) AS player_id,
+      1 AS has_position, (${h(4)} % 100000) / 100 AS position_x, (${h(5)} % 100000) / 100 AS position_y,
+      0 AS position_z, concat('map_', toString(${h(6)} % 5)) AS map_id,
+      30 + (${h(7)} % 900) / 10 AS fps, 1000 / fps AS frame_time_ms,
+      toInt64(1000000000 + ${h(8)} % 3000000000) AS memory_used_bytes,
+      if(${h(9)} % 4 = 0, 0, 2 + (${h(9)} % 140) / 10) AS gpu_time_ms,
+      concat('build_', toString(${h(10)} % 5)) AS build_id,
+      ['pc', 'ps5', 'xbox'][${h(11)} % 3 + 1] AS platform,
+      ${recent ? `'querybench-load/1'` : `'querybench/1'`} AS sdk_version, now() AS received_at
+    FROM numbers(${count})`;
+}
+const COLUMNS = `project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, has_position,
+  position_x, position_y, position_z, map_id, fps, frame_time_ms, memory_used_bytes, gpu_time_ms, build_id, platform,
+  sdk_version, received_at`;
+const insertGenerated = (count, offset, options) =>
+  clickhouse.command({
+    query: `INSERT INTO events (${COLUMNS}) SELECT * FROM (${generatedRows(count, offset, options)})`,
+  });
+
+let t0;
+let loadSeconds = null;
+let pgLoadSeconds = null;
+if (reused) log(`reusing the data set of project ${projectId}`);
+else {
+  // Earlier runs' rows go first: this database is the bench's own.
+  const partitions = await (
+    await clickhouse.query({
+      query: `SELECT DISTINCT partition FROM system.parts WHERE database = currentDatabase() AND table = 'events' AND active`,
+      format: 'JSONEachRow',
+    })
+  ).json();
+  for (const { partition } of partitions)
+    await clickhouse.command({ query: `ALTER TABLE events DROP PARTITION ${partition}` });
+
+  log(`generating ${ROWS} events in ClickHouse (INSERT … SELECT FROM numbers())`);
+  t0 = performance.now();
+  const CHUNK = 2_000_000;
+  for (let offset = 0; offset < ROWS; offset += CHUNK) await insertGenerated(Math.min(CHUNK, ROWS - offset), offset);
+  loadSeconds = (performance.now() - t0) / 1000;
+  log(`loaded in ${loadSeconds.toFixed(1)} s`);
+
+  // ---- the same rows in PostgreSQL -------------------------------------------------------------
+  log('copying the same rows into PostgreSQL (COPY FROM STDIN, then indexes and ANALYZE)');
+  await pool.query(`DROP TABLE IF EXISTS bench_events`);
+  await pool.query(`CREATE UNLOGGED TABLE bench_events (
+    project_id uuid, event_name text, ts timestamptz, session_id text, player_id text, map_id text,
+    has_position boolean, position_x real, position_y real, fps real, frame_time_ms real,
+    memory_used_bytes bigint, gpu_time_ms real, build_id text, platform text)`);
+  t0 = performance.now();
+  {
+    const source = await clickhouse.exec({
+      query: `SELECT project_id, event_name, formatDateTime(timestamp, '%Y-%m-%d %H:%M:%S+00', 'UTC'), session_id,
+                player_id, map_id, has_position = 1, position_x, position_y, fps, frame_time_ms, memory_used_bytes,
+                gpu_time_ms, build_id, platform
+              FROM events WHERE project_id = ${literal(projectId)} FORMAT TabSeparated`,
+    });
+    const psql = spawn('psql', [PG_URL, '-v', 'ON_ERROR_STOP=1', '-c', 'COPY bench_events FROM STDIN'], {
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    source.stream.pipe(psql.stdin);
+    const code = await new Promise((resolve) => psql.once('exit', resolve));
+    if (code !== 0) throw new Error(`psql COPY exited ${code}`);
+  }
+  // The indexes a team would add for these queries: project + time, and project + map + time.
+  await pool.query(`CREATE INDEX ON bench_events (project_id, ts)`);
+  await pool.query(`CREATE INDEX ON bench_events (project_id, map_id, ts)`);
+  await pool.query(`ANALYZE bench_events`);
+  pgLoadSeconds = (performance.now() - t0) / 1000;
+}
+const pgRows = Number((await pool.query('SELECT count(*) AS n FROM bench_events')).rows[0].n);
+log(`PostgreSQL: ${pgRows} rows`);
+
+// ---- measurements ------------------------------------------------------------------------------
+const api = spawn(process.execPath, [`${root}services/api/dist/main.js`], {
+  env: ENV,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const stopApi = async () => {
+  if (api.exitCode !== null) return;
+  const exited = new Promise((r) => api.once('exit', r));
+  api.kill('SIGTERM');
+  await exited;
+};
+process.on('exit', () => api.kill('SIGKILL'));
+for (let i = 0; ; i++) {
+  const ok = await fetch(`http://127.0.0.1:${PORT}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (ok) break;
+  if (i > 150) throw new Error('the API did not become ready');
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+const base = `http://127.0.0.1:${PORT}/api/v1/projects/${projectId}`;
+const QUERIES = {
+  heatmap: `${base}/heatmap?mapId=map_0`,
+  heatmapEvents: `${base}/heatmap?mapId=map_0&eventName=event_3&cellSize=10&days=30`,
+  insights: `${base}/insights?metric=count&groupBy=day`,
+  insightsPlayers: `${base}/insights?metric=unique_players&groupBy=event_name&days=90`,
+  retention: `${base}/retention?period=day&days=30&periods=7`,
+  funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
+};
+const CEILINGS = {
+  heatmap: 100,
+  heatmapEvents: 100,
+  insights: 100,
+  insightsPlayers: 100,
+  retention: 500,
+  funnels: 500,
+};
+const LOADED_CEILINGS = { heatmap: 300, insights: 300 };
+
+const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const stats = (xs) => ({
+  n: xs.length,
+  p50: round(percentile(xs, 50)),
+  p95: round(percentile(xs, 95)),
+  max: round(Math.max(...xs)),
+});
+const round = (x) => Math.round(x * 10) / 10;
+
+async function timeHttp(url, n) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { 'x-api-key': key } });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+log('warming up');
+for (const url of Object.values(QUERIES)) await timeHttp(url, 3);
+
+log(`idle: ${SAMPLES} requests per query through the HTTP API`);
+const idle = {};
+for (const [name, url] of Object.entries(QUERIES)) {
+  idle[name] = stats(await timeHttp(url, SAMPLES));
+  log(name, idle[name]);
+}
+
+log(`ingesting ${INGEST_RATE} events/s (direct ClickHouse inserts) while measuring`);
+let ingesting = true;
+let inserted = 0;
+const ingestStart = performance.now();
+const ingestLoop = (async () => {
+  for (let second = 0; ingesting; second++) {
+    const started = performance.now();
+    await insertGenerated(INGEST_RATE, ROWS + second * INGEST_RATE, { recent: true });
+    inserted += INGEST_RATE;
+    const wait = 1000 - (performance.now() - started);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+})();
+await new Promise((r) => setTimeout(r, 2000));
+const loaded = {};
+for (const name of Object.keys(LOADED_CEILINGS)) {
+  loaded[name] = stats(await timeHttp(QUERIES[name], SAMPLES));
+  log(`${name} while ingesting`, loaded[name]);
+}
+ingesting = false;
+await ingestLoop;
+const achievedRate = Math.round(inserted / ((performance.now() - ingestStart) / 1000));
+log(`achieved ingest rate: ${achievedRate} events/s`);
+await stopApi();
+
+// ---- PostgreSQL, same rows, same questions ---------------------------------------------------
+const PG_QUERIES = {
+  heatmap: `SELECT least(floor(position_x / 25)::int, 39) AS cx, least(floor(position_y / 25)::int, 39) AS cy, count(*),
+      avg(fps) FILTER (WHERE fps > 0), avg(frame_time_ms) FILTER (WHERE frame_time_ms > 0),
+      avg(memory_used_bytes) FILTER (WHERE memory_used_bytes > 0) / 1048576, avg(gpu_time_ms) FILTER (WHERE gpu_time_ms > 0),
+      percentile_cont(0.95) WITHIN GROUP (ORDER BY frame_time_ms) FILTER (WHERE frame_time_ms > 0)
+    FROM bench_events WHERE project_id = $1 AND map_id = 'map_0' AND ts >= now() - interval '7 days'
+      AND (fps > 0 OR frame_time_ms > 0) AND has_position
+      AND position_x BETWEEN 0 AND 1000 AND position_y BETWEEN 0 AND 1000
+    GROUP BY 1, 2`,
+  insights: `SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS g, count(*) AS v FROM bench_events
+    WHERE project_id = $1 AND ts >= now() - interval '30 days' GROUP BY g ORDER BY g DESC LIMIT 10`,
+  retention: `WITH p AS (SELECT player_id, date_trunc('day', ts AT TIME ZONE 'UTC') AS d FROM bench_events
+                          WHERE project_id = $1 AND player_id <> '' GROUP BY 1, 2),
+                   f AS (SELECT player_id, min(d) AS first FROM p GROUP BY 1 HAVING min(d) >= now() - interval '30 days')
+    SELECT f.first, p.d - f.first AS n, count(*) FROM f JOIN p USING (player_id)
+     WHERE p.d - f.first <= interval '7 days' GROUP BY 1, 2`,
+  // Greedy (first step-1 event per player) — a simplification of windowFunnel, same cost class.
+  funnels: `WITH s AS (SELECT player_id, event_name, ts FROM bench_events
+                        WHERE project_id = $1 AND ts >= now() - interval '30 days' AND player_id <> ''
+                          AND event_name IN ('event_1', 'event_2', 'event_3')),
+                 f1 AS (SELECT player_id, min(ts) AS t1 FROM s WHERE event_name = 'event_1' GROUP BY 1),
+                 f2 AS (SELECT f1.player_id, f1.t1, min(s.ts) AS t2 FROM f1 JOIN s ON s.player_id = f1.player_id
+                          AND s.event_name = 'event_2' AND s.ts > f1.t1 AND s.ts <= f1.t1 + interval '1 hour' GROUP BY 1, 2),
+                 f3 AS (SELECT f2.player_id FROM f2 JOIN s ON s.player_id = f2.player_id AND s.event_name = 'event_3'
+                          AND s.ts > f2.t2 AND s.ts <= f2.t1 + interval '1 hour' GROUP BY 1)
+    SELECT (SELECT count(*) FROM f1), (SELECT count(*) FROM f2), (SELECT count(*) FROM f3)`,
+};
+log(`PostgreSQL: ${PG_SAMPLES} runs per query over the same ${pgRows} rows`);
+const pgClient = new pg.Client({ connectionString: PG_URL });
+await pgClient.connect();
+const postgres = {};
+for (const [name, text] of Object.entries(PG_QUERIES)) {
+  const times = [];
+  for (let i = 0; i < PG_SAMPLES + 1; i++) {
+    const t = performance.now();
+    await pgClient.query(text, [projectId]);
+    if (i > 0) times.push(performance.now() - t); // the first run warms the cache
+  }
+  postgres[name] = stats(times);
+  log(`postgres ${name}`, postgres[name]);
+}
+await pgClient.end();
+
+// ---- report ----------------------------------------------------------------------------------
+const results = {
+  measuredAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map(round) },
+  dataSet: {
+    rows: ROWS,
+    days: 30,
+    maps: 5,
+    players: 50_000,
+    generator: 'ClickHouse INSERT … SELECT FROM numbers()',
+    loadSeconds: loadSeconds === null ? 'reused' : round(loadSeconds),
+  },
+  method: `${SAMPLES} sequential HTTP requests per query through the API (after 3 warm-up requests), milliseconds; PostgreSQL ${PG_SAMPLES} runs after one warm-up`,
+  idle: Object.fromEntries(
+    Object.entries(idle).map(([k, v]) => [
+      k,
+      { ...v, ceilingMs: CEILINGS[k], p95ToCeiling: Math.round((v.p95 / CEILINGS[k]) * 100) / 100 },
+    ]),
+  ),
+  whileIngesting: {
+    load: `direct ClickHouse inserts of ${INGEST_RATE} rows per second (not the gateway pipeline)`,
+    achievedEventsPerSecond: achievedRate,
+    ...Object.fromEntries(
+      Object.entries(loaded).map(([k, v]) => [
+        k,
+        { ...v, ceilingMs: LOADED_CEILINGS[k], p95ToCeiling: Math.round((v.p95 / LOADED_CEILINGS[k]) * 100) / 100 },
+      ]),
+    ),
+  },
+  postgres: {
+    rows: pgRows,
+    loadSeconds: pgLoadSeconds === null ? 'reused' : round(pgLoadSeconds),
+    indexes: ['(project_id, ts)', '(project_id, map_id, ts)'],
+    ...Object.fromEntries(
+      Object.entries(postgres).map(([k, v]) => [
+        k,
+        { ...v, postgresP50ToClickHouseApiP50: round(v.p50 / idle[k].p50) },
+      ]),
+    ),
+  },
+};
+mkdirSync(`${root}artifacts/bench`, { recursive: true });
+writeFileSync(`${root}artifacts/bench/query.json`, `${JSON.stringify(results, null, 2)}\n`);
+
+const rows = [
+  ...Object.entries(results.idle).map(([k, v]) => [`${k} (idle)`, v.p50, v.p95, v.ceilingMs, v.p95ToCeiling]),
+  ...Object.entries(loaded).map(([k, v]) => [
+    `${k} (ingesting ${achievedRate}/s)`,
+    v.p50,
+    v.p95,
+    LOADED_CEILINGS[k],
+    results.whileIngesting[k].p95ToCeiling,
+  ]),
+];
+console.log('\nquery (HTTP API)                      p50 ms   p95 ms  ceiling  p95/ceiling');
+for (const [name, p50, p95, ceiling, ratio] of rows) {
+  console.log(
+    `${name.padEnd(36)} ${String(p50).padStart(7)} ${String(p95).padStart(8)} ${String(ceiling).padStart(8)} ${String(ratio).padStart(12)}`,
+  );
+}
+console.log('\nPostgreSQL 15, same rows            p50 ms   × ClickHouse-through-API p50');
+for (const [name, v] of Object.entries(results.postgres).filter(([, v]) => typeof v === 'object' && 'p50' in v)) {
+  console.log(
+    `${name.padEnd(36)} ${String(v.p50).padStart(7)} ${String(v.postgresP50ToClickHouseApiP50).padStart(10)}×`,
+  );
+}
+console.log('\nartifacts/bench/query.json');
+await pool.end();
+await clickhouse.close();
