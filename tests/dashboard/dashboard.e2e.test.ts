@@ -210,6 +210,35 @@ describe('dashboard in a browser', () => {
     await browser.screenshot('13-authorized-apps');
   });
 
+  it('explains the Free plan key limit, and a 429 with how long to wait', async () => {
+    const created = await runCli(['bootstrap', '--plan', 'free', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const free = JSON.parse(created.stdout) as Bootstrap & { keys: { full: string } };
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(free.user.email);
+    await page.getByLabel('Password').fill(free.user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('Free plan limit reached').waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);
+    await browser.screenshot('14-free-key-limit');
+
+    // The tenant's hourly quota (Free: 100) is shared by its keys and its dashboard session.
+    await waitFor(
+      async () => {
+        const res = await fetch(`${APP_ORIGIN}/api/v1/projects`, { headers: { 'x-api-key': free.keys.full } });
+        return res.status === 429;
+      },
+      { timeoutMs: 30_000, intervalMs: 1, what: 'the Free quota to run out' },
+    );
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const alert = page.getByRole('alert').first();
+    await expect.poll(() => alert.textContent()).toMatch(/Rate limit reached.*try again in \d+ (min|s)/);
+    await browser.screenshot('15-rate-limited');
+  });
+
   it('kept the page free of script errors and CSP violations', () => {
     expect(browser.problems).toEqual([]);
   });

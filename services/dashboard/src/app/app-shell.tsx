@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { projectsApi } from '../api/projects.api';
 import { ErrorNotice, Loading } from '../components/status-views';
 import { useApi } from '../hooks/use-api';
@@ -14,8 +14,15 @@ export function AppShell() {
   const projects = useApi((signal) => projectsApi.list(signal), []);
 
   const found = findRoute(pathname);
-  const projectId = found?.params.projectId;
   const title = found?.route.title;
+  // Pages outside a project (settings, the list) keep the project nav of the last project
+  // visited, or of the first one, so the project pages stay one click away.
+  const [lastProjectId, setLastProjectId] = useState<string | undefined>();
+  const routeProjectId = found?.params.projectId;
+  useEffect(() => {
+    if (routeProjectId) setLastProjectId(routeProjectId);
+  }, [routeProjectId]);
+  const projectId = routeProjectId ?? lastProjectId ?? projects.data?.[0]?.id;
 
   useEffect(() => {
     document.title = title ? `${title} · FrameDeck` : 'FrameDeck';
@@ -47,7 +54,6 @@ export function AppShell() {
               value={projectId ?? ''}
               onChange={(e) => navigate(e.target.value ? `/projects/${e.target.value}` : '/projects')}
             >
-              {!projectId && <option value="">Choose a project…</option>}
               {projects.data.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
@@ -79,7 +85,14 @@ export function AppShell() {
           <div className="topbar-user">
             <span className="plan-badge">{session.user?.planId}</span>
             <span>{session.user?.email}</span>
-            <button type="button" className="button button-ghost" onClick={() => void session.signOut()}>
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => {
+                // A deliberate sign-out forgets the page: the next person starts from the top.
+                void session.signOut().finally(() => navigate('/sign-in', { replace: true }));
+              }}
+            >
               Sign out
             </button>
           </div>
