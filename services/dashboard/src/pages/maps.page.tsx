@@ -109,7 +109,7 @@ function UploadMapForm({ projectId, onUploaded }: { projectId: string; onUploade
         </div>
         <fieldset>
           <legend>World bounds (the coordinates the image's edges stand for)</legend>
-          <div className="form-grid">
+          <div className="form-grid bounds-grid">
             {boundField('worldMinX', 'Min X (left edge)')}
             {boundField('worldMaxX', 'Max X (right edge)')}
             {boundField('worldMinY', 'Min Y (bottom edge)')}
