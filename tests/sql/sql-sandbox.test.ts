@@ -3,9 +3,11 @@ import { createAdminClient, createSandboxClient, identifier, sql } from '@framed
 import {
   ANALYST_COLUMNS,
   DEFAULT_ROW_LIMIT,
+  MAX_CONCURRENT_QUERIES_PER_PROJECT,
   MAX_ROW_LIMIT,
   ProjectDatabases,
   projectDatabaseName,
+  SqlQuotaExceeded,
   SqlRejection,
   SqlSandbox,
   SqlSandboxUnavailable,
@@ -319,6 +321,25 @@ describe('the walls, one by one', () => {
       })
     ).json<{ quota_key: string; user: string }>();
     expect(logged).toEqual([{ quota_key: fixture.ours, user: config.sandbox.user }]);
+  });
+});
+
+describe('concurrency', () => {
+  it(`runs at most ${MAX_CONCURRENT_QUERIES_PER_PROJECT} queries of a project at once; other projects are not held up`, async () => {
+    const started = Array.from({ length: MAX_CONCURRENT_QUERIES_PER_PROJECT + 1 }, () =>
+      run('SELECT count() AS n FROM events').then(
+        (result) => result,
+        (error: unknown) => error,
+      ),
+    );
+    const theirs = sandbox.run({ projectId: fixture.theirs, sql: 'SELECT count() AS n FROM events' });
+    const outcomes = await Promise.all(started);
+    expect(outcomes.slice(0, -1)).toEqual(
+      Array(MAX_CONCURRENT_QUERIES_PER_PROJECT).fill(expect.objectContaining({ rows: [{ n: 8 }] })),
+    );
+    expect(outcomes.at(-1)).toBeInstanceOf(SqlQuotaExceeded);
+    expect((await theirs).rows).toEqual([{ n: 5 }]);
+    expect((await run('SELECT count() AS n FROM events')).rows).toEqual([{ n: 8 }]); // slots are given back
   });
 });
 

@@ -5,6 +5,7 @@ export { checkAnalystQuery, loadSqlChecker, type CheckedQuery } from './sql-chec
 export { MAX_SQL_LENGTH } from './sql-lexer.js';
 export {
   DEFAULT_ROW_LIMIT,
+  MAX_CONCURRENT_QUERIES_PER_PROJECT,
   MAX_ROW_LIMIT,
   SqlSandbox,
   type SqlQueryRequest,

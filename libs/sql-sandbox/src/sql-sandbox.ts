@@ -2,12 +2,17 @@ import { createSandboxClient, type ClickHouseClient } from '@framedeck/clickhous
 import type { ClickHouseConfig } from '@framedeck/config';
 import { toSandboxFailure } from './clickhouse-diagnostic.js';
 import { ProjectDatabases } from './project-database.js';
-import { reject, SqlSandboxUnavailable } from './sandbox-errors.js';
+import { reject, SqlQuotaExceeded, SqlSandboxUnavailable } from './sandbox-errors.js';
 import { checkAnalystQuery, loadSqlChecker } from './sql-checker.js';
 
 /** Rows returned when the caller gives no limit, and the most it may ask for. */
 export const DEFAULT_ROW_LIMIT = 1_000;
 export const MAX_ROW_LIMIT = 10_000;
+/**
+ * Queries of one project running at once in this process. The sandbox user may run 8 at once
+ * in all (users.xml); without a per-project cap one project could hold every slot.
+ */
+export const MAX_CONCURRENT_QUERIES_PER_PROJECT = 2;
 
 export type SqlQueryRequest = { projectId: string; sql: string; limit?: number };
 export type SqlQueryResult = {
@@ -34,6 +39,7 @@ export type SqlSandboxOptions = {
  */
 export class SqlSandbox {
   private readonly databases: ProjectDatabases;
+  private readonly running = new Map<string, number>();
 
   private constructor(private readonly options: SqlSandboxOptions) {
     this.databases = new ProjectDatabases(options.admin, options.clickhouse.database);
@@ -51,23 +57,42 @@ export class SqlSandbox {
       reject(`limit must be an integer from 1 to ${MAX_ROW_LIMIT}.`);
     }
     const checked = checkAnalystQuery(request.sql);
-    const database = await this.databases.ensure(request.projectId).catch((error: unknown) => {
+    // NOTE: counted before the first await, so concurrent calls always see each other.
+    const active = this.running.get(request.projectId) ?? 0;
+    if (active >= MAX_CONCURRENT_QUERIES_PER_PROJECT) {
+      throw new SqlQuotaExceeded(
+        `At most ${MAX_CONCURRENT_QUERIES_PER_PROJECT} SQL queries of a project run at once; retry when one has finished.`,
+        1,
+      );
+    }
+    this.running.set(request.projectId, active + 1);
+    try {
+      return await this.execute(request.projectId, checked.text, limit);
+    } finally {
+      const left = (this.running.get(request.projectId) ?? 1) - 1;
+      if (left > 0) this.running.set(request.projectId, left);
+      else this.running.delete(request.projectId);
+    }
+  }
+
+  private async execute(projectId: string, text: string, limit: number): Promise<SqlQueryResult> {
+    const database = await this.databases.ensure(projectId).catch((error: unknown) => {
       throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
     });
     const context = { projectDatabase: database, sharedDatabase: this.options.clickhouse.database };
     const client = createSandboxClient(this.options.clickhouse, database);
     try {
       const resultSet = await client.query({
-        query: checked.text,
+        query: text,
         format: 'JSONEachRow',
         // quota_key is an HTTP parameter, accepted in readonly mode: each project gets its
         // own bucket of the sandbox quota (infra/clickhouse/users.xml) instead of sharing one.
-        clickhouse_settings: { quota_key: request.projectId },
+        clickhouse_settings: { quota_key: projectId },
       });
       return await readRows(resultSet.stream(), limit);
     } catch (error) {
       const failure = toSandboxFailure(error, context);
-      if (failure instanceof SqlSandboxUnavailable) this.databases.forget(request.projectId);
+      if (failure instanceof SqlSandboxUnavailable) this.databases.forget(projectId);
       throw failure;
     } finally {
       await client.close();

@@ -50,7 +50,8 @@ export const queryRoute = defineRoute({
   description:
     'API keys holding data:admin only (OAuth tokens never hold it: 403). A project the key does not hold is 404. ' +
     'A rejected query — forbidden table, function or clause, syntax error, unknown column, type mismatch, a ' +
-    'resource limit — is 400 with the diagnostic in `detail`. 429 when the project used up its hourly SQL quota; ' +
+    'resource limit — is 400 with the diagnostic in `detail`. 429 when the project used up its hourly SQL quota ' +
+    'or already has 2 queries running; ' +
     '500 (with Retry-After) only when the analytics database is unreachable or failing.',
   tag: 'Data',
   auth: { scope: 'data:admin' },
