@@ -39,6 +39,29 @@ describe('retention', () => {
     ]);
   });
 
+  it('the player_days rollup gives exactly the answer of the raw events (random activity, duplicates included)', async () => {
+    const random = randomUUID();
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const fixture = Array.from({ length: 800 }, () => ({
+      projectId: random,
+      playerId: `r${Math.floor(next() * 300)}`,
+      eventName: 'tick',
+      at: new Date(NOW.getTime() - Math.floor(next() * 20 * 86_400_000)),
+    }));
+    await insertEvents(clickhouse, fixture);
+    await insertEvents(clickhouse, fixture.slice(0, 100)); // a redelivered batch: same rows again
+    for (const [period, days, k] of [
+      ['day', 14, 7],
+      ['week', 30, 3],
+    ] as const) {
+      const q = { projectId: random, period, days, k, now: NOW };
+      const rollup = await queryRetention(clickhouse, q, 'player_days');
+      expect(rollup.cohorts.length).toBeGreaterThan(1);
+      expect(rollup).toEqual(await queryRetention(clickhouse, q, 'events'));
+    }
+  });
+
   it('a project without players has no cohorts', async () => {
     const result = await queryRetention(clickhouse, {
       projectId: randomUUID(),

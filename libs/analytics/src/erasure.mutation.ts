@@ -8,8 +8,8 @@ import { stringList } from './sql-lists.js';
  */
 export const ERASURE_LIMITS = { maxPlayers: 500, maxPlayerIdLength: 256 } as const;
 
-/** Every table that holds per-player rows. No rollup keeps player ids today. */
-export const PLAYER_TABLES = ['events'] as const;
+/** Every table that holds per-player rows: the events and the player_days rollup (clickhouse/003). */
+export const PLAYER_TABLES = ['events', 'player_days'] as const;
 
 export type ErasureTarget = { projectId: string; playerIds: readonly string[]; jobId: string };
 
@@ -74,13 +74,18 @@ export async function erasureProgress(
   return remainingRows === 0 ? { state: 'done', round } : { state: 'needs_round', round, remainingRows };
 }
 
+/** Rows of these players left in any player table. */
 export async function countPlayerRows(
   clickhouse: ClickHouseClient,
   t: Pick<ErasureTarget, 'projectId' | 'playerIds'>,
 ): Promise<number> {
-  const [row] = await selectRows<{ n: number }>(
-    clickhouse,
-    sql`SELECT count() AS n FROM events WHERE ${playersCondition(t)}`,
-  );
-  return Number(row?.n ?? 0);
+  let total = 0;
+  for (const table of PLAYER_TABLES) {
+    const [row] = await selectRows<{ n: number }>(
+      clickhouse,
+      sql`SELECT count() AS n FROM ${identifier(table)} WHERE ${playersCondition(t)}`,
+    );
+    total += Number(row?.n ?? 0);
+  }
+  return total;
 }

@@ -13,7 +13,7 @@ export type RetentionPeriod = (typeof RETENTION_PERIODS)[number];
 export type RetentionQuery = {
   projectId: string;
   period: RetentionPeriod;
-  /** Cohorts whose first-seen period starts within the last `days` days. */
+  /** Cohorts of players first seen on or after the UTC day `days` × 24 h before now. */
   days: number;
   /** N = 0..k. */
   k: number;
@@ -35,21 +35,37 @@ export type RetentionResult = { period: RetentionPeriod; k: number; cohorts: Ret
 
 /** Period numbers: days or Monday-based weeks since a fixed origin (UTC server time). */
 const PERIOD_NUMBER: Record<RetentionPeriod, SqlFragment> = {
-  day: raw('toRelativeDayNum(timestamp)'),
-  week: raw('toRelativeWeekNum(timestamp)'),
+  day: raw('toRelativeDayNum(day)'),
+  week: raw('toRelativeWeekNum(day)'),
 };
 const PERIOD_START: Record<RetentionPeriod, SqlFragment> = {
-  day: raw('toString(toDate(first_ts))'),
-  week: raw('toString(toMonday(first_ts))'),
+  day: raw('toString(first_day)'),
+  week: raw('toString(toMonday(first_day))'),
 };
+
+/**
+ * Where (player, active day) pairs come from: the player_days rollup (clickhouse/003, what the
+ * API uses), or the events themselves — the reference the rollup is tested against.
+ */
+export type RetentionSource = 'player_days' | 'events';
+function playerDays(source: RetentionSource, projectId: string): SqlFragment {
+  return source === 'player_days'
+    ? sql`SELECT player_id, day FROM player_days WHERE project_id = toUUID(${projectId})`
+    : sql`SELECT player_id, toDate(timestamp) AS day FROM events WHERE project_id = toUUID(${projectId}) AND player_id != ''`;
+}
 
 /**
  * Player retention by cohort. A player's cohort is the period of their first event in the
  * project's whole stored history (not just in the range: a veteran is not a new player), and
  * they count as retained at N when they have any event N periods later. Players are the
- * non-empty player_id values. Reads without FINAL: duplicates cannot change a distinct set.
+ * non-empty player_id values. Reads the player_days rollup (a set, so duplicates and FINAL do
+ * not matter).
  */
-export async function queryRetention(clickhouse: ClickHouseClient, q: RetentionQuery): Promise<RetentionResult> {
+export async function queryRetention(
+  clickhouse: ClickHouseClient,
+  q: RetentionQuery,
+  source: RetentionSource = 'player_days',
+): Promise<RetentionResult> {
   const now = q.now ?? new Date();
   const from = lastDays(q.days, now).from;
   const period = PERIOD_NUMBER[q.period];
@@ -57,11 +73,10 @@ export async function queryRetention(clickhouse: ClickHouseClient, q: RetentionQ
     clickhouse,
     sql`SELECT ${PERIOD_START[q.period]} AS cohort, first AS cohort_num, p - first AS n, count() AS players
           FROM (
-            SELECT player_id, min(${period}) AS first, groupUniqArray(${period}) AS ps, min(timestamp) AS first_ts
-              FROM events
-             WHERE project_id = toUUID(${q.projectId}) AND player_id != ''
+            SELECT player_id, min(${period}) AS first, groupUniqArray(${period}) AS ps, min(day) AS first_day
+              FROM (${playerDays(source, q.projectId)})
              GROUP BY player_id
-            HAVING first_ts >= ${from}
+            HAVING first_day >= toDate(${from})
           )
           ARRAY JOIN ps AS p
          WHERE p - first <= ${q.k}
