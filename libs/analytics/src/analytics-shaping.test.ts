@@ -18,8 +18,7 @@ describe('heatmap grid maths', () => {
   it('weights: by event count in Events mode, by frame time in Performance mode, 0..1', () => {
     const rows = [
       {
-        cx: 0,
-        cy: 0,
+        cell: 0,
         event_count: 4,
         avg_fps: 60,
         avg_frame_time: 10,
@@ -28,8 +27,7 @@ describe('heatmap grid maths', () => {
         p95_frame_time: 12,
       },
       {
-        cx: 1,
-        cy: 0,
+        cell: 12, // cx 2, cy 1 on a 10 × 10 grid
         event_count: 1,
         avg_fps: 20,
         avg_frame_time: 40,
@@ -45,6 +43,7 @@ describe('heatmap grid maths', () => {
     expect(toCells(rows, { ...q, eventName: 'kill' }).map((c) => c.weight)).toEqual([1, 0.25]);
     expect(toCells(rows, q).map((c) => c.weight)).toEqual([0.25, 1]);
     expect(toCells(rows, q)[0]).toMatchObject({ x: 5, y: 5, avg_gpu_time: null });
+    expect(toCells(rows, q)[1]).toMatchObject({ x: 25, y: 15 });
   });
 });
 

@@ -43,7 +43,7 @@ export type HeatmapCell = {
   avg_memory: number;
   /** null when no event of the cell carries a GPU time. */
   avg_gpu_time: number | null;
-  /** Extension: 95th percentile of frame time (ms) over the cell's frame samples; null when none. */
+  /** Extension: 95th percentile (nearest rank, 0.1 ms steps below 102.4 ms) of frame time over the cell's frame samples; null when none. */
   p95_frame_time: number | null;
 };
 
@@ -61,8 +61,19 @@ export function cellCentre(index: number, min: number, cellSize: number): number
   return min + (index + 0.5) * cellSize;
 }
 
-function cellExpression(column: string, min: number, max: number, cellSize: number): SqlFragment {
-  return sql`least(toInt32(floor((${identifier(column)} - ${min}) / ${cellSize})), ${cellsAlong(min, max, cellSize) - 1})`;
+/** The grid index along one axis; positions are already filtered to min..max, so truncation is floor. */
+function axisIndex(column: string, min: number, max: number, cellSize: number): SqlFragment {
+  return sql`least(toUInt64((${identifier(column)} - ${min}) / ${cellSize}), ${cellsAlong(min, max, cellSize) - 1})`;
+}
+
+/**
+ * One UInt64 per cell, cy × (cells along x) + cx: grouping on one integer is cheaper than on
+ * two, and sorting by it orders cells by y, then x.
+ */
+function cellKey(q: HeatmapQuery): SqlFragment {
+  const b = q.bounds;
+  return sql`${axisIndex('position_y', b.worldMinY, b.worldMaxY, q.cellSize)} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)}
+    + ${axisIndex('position_x', b.worldMinX, b.worldMaxX, q.cellSize)}`;
 }
 
 /**
@@ -85,8 +96,8 @@ export function heatmapFilter(q: HeatmapQuery): SqlFragment {
 }
 
 type CellRow = {
-  cx: number;
-  cy: number;
+  /** cy × (cells along x) + cx */
+  cell: number;
   event_count: number;
   avg_fps: number | null;
   avg_frame_time: number | null;
@@ -104,19 +115,21 @@ export async function queryHeatmap(clickhouse: ClickHouseClient, q: HeatmapQuery
   const b = q.bounds;
   const rows = await selectRows<CellRow>(
     clickhouse,
-    sql`SELECT ${cellExpression('position_x', b.worldMinX, b.worldMaxX, q.cellSize)} AS cx,
-              ${cellExpression('position_y', b.worldMinY, b.worldMaxY, q.cellSize)} AS cy,
+    // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
+    // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,
+    // coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir quantile here.
+    sql`SELECT ${cellKey(q)} AS cell,
               count() AS event_count,
-              if(countIf(fps > 0) = 0, NULL, avgIf(fps, fps > 0)) AS avg_fps,
-              if(countIf(frame_time_ms > 0) = 0, NULL, avgIf(frame_time_ms, frame_time_ms > 0)) AS avg_frame_time,
-              if(countIf(memory_used_bytes > 0) = 0, NULL,
-                 avgIf(memory_used_bytes, memory_used_bytes > 0) / ${BYTES_PER_MB}) AS avg_memory,
-              if(countIf(gpu_time_ms > 0) = 0, NULL, avgIf(gpu_time_ms, gpu_time_ms > 0)) AS avg_gpu_time,
-              if(countIf(frame_time_ms > 0) = 0, NULL, quantileIf(0.95)(frame_time_ms, frame_time_ms > 0)) AS p95_frame_time
+              avgIf(fps, fps > 0) AS avg_fps,
+              avgIf(frame_time_ms, frame_time_ms > 0) AS avg_frame_time,
+              avgIf(memory_used_bytes, memory_used_bytes > 0) / ${BYTES_PER_MB} AS avg_memory,
+              avgIf(gpu_time_ms, gpu_time_ms > 0) AS avg_gpu_time,
+              if(countIf(frame_time_ms > 0) = 0, NULL,
+                 quantileTimingIf(0.95)(round(frame_time_ms * 10), frame_time_ms > 0) / 10) AS p95_frame_time
          FROM events
         WHERE ${heatmapFilter(q)}
-        GROUP BY cx, cy
-        ORDER BY cy, cx`,
+        GROUP BY cell
+        ORDER BY cell`,
   );
   return toCells(rows, q);
 }
@@ -129,9 +142,10 @@ export function toCells(
   const byFrameTime = q.eventName === undefined && rows.some((r) => (r.avg_frame_time ?? 0) > 0);
   const weightOf = (r: CellRow) => (byFrameTime ? (r.avg_frame_time ?? 0) : r.event_count);
   const max = rows.reduce((m, r) => Math.max(m, weightOf(r)), 0);
+  const nx = cellsAlong(q.bounds.worldMinX, q.bounds.worldMaxX, q.cellSize);
   return rows.map((r) => ({
-    x: cellCentre(r.cx, q.bounds.worldMinX, q.cellSize),
-    y: cellCentre(r.cy, q.bounds.worldMinY, q.cellSize),
+    x: cellCentre(Number(r.cell) % nx, q.bounds.worldMinX, q.cellSize),
+    y: cellCentre(Math.floor(Number(r.cell) / nx), q.bounds.worldMinY, q.cellSize),
     weight: max > 0 ? weightOf(r) / max : 0,
     event_count: r.event_count,
     avg_fps: r.avg_fps ?? 0,

@@ -43,10 +43,14 @@ export const HeatmapCellSchema = z
       .number()
       .nullable()
       .meta({ description: 'Mean GPU time in ms over events with gpu_time_ms > 0; null when none.' }),
-    p95_frame_time: z.number().nullable().meta({
-      description:
-        'Extension: 95th percentile of frame time in ms (linear interpolation; exact up to 8192 samples per cell).',
-    }),
+    p95_frame_time: z
+      .number()
+      .nullable()
+      .meta({
+        description:
+          'Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps ' +
+          'below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none.',
+      }),
   })
   .meta({ id: 'HeatmapCell' });
 
