@@ -115,25 +115,48 @@ export async function expectExactlyLedger(
     },
     { timeoutMs, intervalMs: 500, what: `${ledger.size} events of project ${projectId}` },
   );
+  const diff = await diffLedger(clickhouse, projectId, ledger);
+  if (diff.missing || diff.duplicates || diff.unexpected) {
+    throw new Error(
+      `ledger mismatch: ${diff.missing} missing, ${diff.duplicates} duplicated, ${diff.unexpected} unexpected ` +
+        `(ledger ${ledger.size}, rows ${diff.rows})`,
+    );
+  }
+}
+
+/** How the project's deduplicated (FINAL) rows compare with the ledger of acknowledged events. */
+export type LedgerDiff = {
+  /** ledger events present */
+  stored: number;
+  /** rows after FINAL */
+  rows: number;
+  missing: number;
+  /** event ids seen more than once after FINAL */
+  duplicates: number;
+  /** rows whose event id is not in the ledger */
+  unexpected: number;
+};
+
+export async function diffLedger(
+  clickhouse: ClickHouseClient,
+  projectId: string,
+  ledger: Set<string>,
+): Promise<LedgerDiff> {
   const rows = await queryRows<{ id: string }>(
     clickhouse,
     sql`SELECT toString(event_id) AS id FROM events FINAL WHERE project_id = ${projectId}`,
   );
   const seen = new Set<string>();
-  const duplicates: string[] = [];
-  const unexpected: string[] = [];
+  let duplicates = 0;
+  let unexpected = 0;
   for (const { id } of rows) {
-    if (seen.has(id)) duplicates.push(id);
+    if (seen.has(id)) duplicates++;
     seen.add(id);
-    if (!ledger.has(id)) unexpected.push(id);
+    if (!ledger.has(id)) unexpected++;
   }
-  const missing = [...ledger].filter((id) => !seen.has(id));
-  if (missing.length || duplicates.length || unexpected.length) {
-    throw new Error(
-      `ledger mismatch: ${missing.length} missing, ${duplicates.length} duplicated, ${unexpected.length} unexpected ` +
-        `(ledger ${ledger.size}, rows ${rows.length})`,
-    );
-  }
+  let stored = 0;
+  for (const id of ledger) if (seen.has(id)) stored++;
+  return { stored, rows: rows.length, missing: ledger.size - stored, duplicates, unexpected };
 }
 
 export const uniqueProbeName = () => `ingest_probe_${randomUUID().replace(/-/g, '')}`;
