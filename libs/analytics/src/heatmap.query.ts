@@ -112,7 +112,6 @@ type CellRow = {
  * while FINAL would make every heatmap several times slower.
  */
 export async function queryHeatmap(clickhouse: ClickHouseClient, q: HeatmapQuery): Promise<HeatmapCell[]> {
-  const b = q.bounds;
   const rows = await selectRows<CellRow>(
     clickhouse,
     // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
