@@ -292,6 +292,8 @@ describe('faults under load: every acknowledged event stored exactly once after 
         expect(JSON.parse(recovered.text).success).toBe(true);
         return injection;
       });
+      // The consumer felt it too: its inserts failed and were retried.
+      expect(services.get('consumer').output()).toContain('insert failed; retrying');
       expect(api().child.pid).toBe(apiPid);
       expect(api().child.exitCode).toBeNull();
     } finally {
