@@ -26,8 +26,8 @@ export type DashboardMetrics = {
   daily: DashboardDay[];
 };
 
-/** Distinct counts use `uniq`: exact up to 65,536 distinct values, then ~1 % (see insights). */
-const PLAYERS = sql`uniqIf(player_id, player_id != '')`;
+/** Distinct counts use uniqCombined: exact for small sets, HyperLogLog beyond (see insights). */
+const PLAYERS = sql`uniqCombinedIf(player_id, player_id != '')`;
 
 export async function queryDashboard(clickhouse: ClickHouseClient, q: DashboardQuery): Promise<DashboardMetrics> {
   const now = q.now ?? new Date();
@@ -35,7 +35,7 @@ export async function queryDashboard(clickhouse: ClickHouseClient, q: DashboardQ
     selectWithTotals<{ date: string; events: number; players: number; sessions: number }>(
       clickhouse,
       sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
-                 uniq(session_id) AS sessions
+                 uniqCombined(session_id) AS sessions
             FROM events
            WHERE ${projectAndWindow(q.projectId, lastDays(q.days, now))}
            GROUP BY date WITH TOTALS
@@ -43,7 +43,7 @@ export async function queryDashboard(clickhouse: ClickHouseClient, q: DashboardQ
     ),
     selectRows<{ dau: number; mau: number }>(
       clickhouse,
-      sql`SELECT uniqIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau, ${PLAYERS} AS mau
+      sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau, ${PLAYERS} AS mau
             FROM events
            WHERE ${projectAndWindow(q.projectId, lastDays(30, now))}`,
     ),
