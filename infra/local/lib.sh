@@ -210,3 +210,23 @@ check_components() {
     ((ok)) || die "unknown component '$c' (known: ${ALL_COMPONENTS[*]})"
   done
 }
+
+# Runs started by `npm start` / `npm test` stop, when they end, only the components they
+# started themselves: whatever an earlier run left running stays up.
+
+# running_components: the components that have a live pid file (started by these scripts).
+running_components() {
+  local c
+  for c in "${ALL_COMPONENTS[@]}"; do pid_alive "$c" && printf '%s ' "$c"; done
+  return 0
+}
+
+# stop_components_started_since "BEFORE" WHO: stops the components running now that were not
+# in BEFORE (an earlier output of running_components).
+stop_components_started_since() {
+  local before=" $1 " c started=()
+  for c in $(running_components); do [[ "$before" == *" $c "* ]] || started+=("$c"); done
+  ((${#started[@]})) || return 0
+  log "stopping components started by $2: ${started[*]}"
+  bash "$INFRA_LOCAL_DIR/down.sh" "${started[@]}" || true
+}

@@ -10,20 +10,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
 mkdir -p "$PID_DIR"
-before=()
-for c in "${ALL_COMPONENTS[@]}"; do pid_alive "$c" && before+=("$c"); done
-
-stop_started() {
-  local started=()
-  for c in "${ALL_COMPONENTS[@]}"; do
-    if pid_alive "$c" && [[ " ${before[*]-} " != *" $c "* ]]; then started+=("$c"); fi
-  done
-  if ((${#started[@]})) && [[ "${FRAMEDECK_KEEP_STACK:-0}" != 1 ]]; then
-    log "stopping components started by this test run: ${started[*]} (FRAMEDECK_KEEP_STACK=1 keeps them)"
-    bash "$INFRA_LOCAL_DIR/down.sh" "${started[@]}" || true
-  fi
-}
-trap stop_started EXIT
+before="$(running_components)"
+trap '[[ "${FRAMEDECK_KEEP_STACK:-0}" == 1 ]] || stop_components_started_since "$before" "this test run (FRAMEDECK_KEEP_STACK=1 keeps them)"' EXIT
 
 # The integration tests' environment (databases, topics, ports) is the one migrations run
 # against, so export it before prepare.sh.
