@@ -14,7 +14,7 @@ export const DEFAULT_MAP_FIELDS: MapFields = {
 
 /** POST /v1/maps/upload as multipart/form-data (what a browser form or curl -F sends). */
 export async function uploadMap(
-  api: TestApi,
+  api: Pick<TestApi, 'baseUrl'>,
   options: {
     key: string;
     projectId: string;
