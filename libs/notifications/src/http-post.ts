@@ -16,7 +16,17 @@ export function postJson(
   body: string,
   options: { policy: TargetPolicy; timeoutMs: number },
 ): Promise<PostResult> {
-  return new Promise((resolve, reject) => {
+  let req: http.ClientRequest | undefined;
+  return new Promise((settleOk, settleError) => {
+    // NOTE: `timeout` below is the socket's idle time only: a receiver that drips its answer a
+    // byte at a time resets it forever. This deadline bounds the whole attempt, as the
+    // evaluator's lease (FRAMEDECK_ALERTS_LEASE_MS > timeout) assumes.
+    const resolve = (result: PostResult) => (clearTimeout(deadline), settleOk(result));
+    const reject = (error: unknown) => (clearTimeout(deadline), settleError(error));
+    const deadline = setTimeout(() => {
+      reject(new Error(`no complete response within ${options.timeoutMs} ms`));
+      req?.destroy();
+    }, options.timeoutMs);
     let url: URL;
     try {
       url = checkTargetUrl(rawUrl, options.policy);
@@ -24,7 +34,7 @@ export function postJson(
       return reject(error);
     }
     const transport = url.protocol === 'https:' ? https : http;
-    const req = transport.request(
+    req = transport.request(
       url,
       {
         method: 'POST',
@@ -39,7 +49,7 @@ export function postJson(
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no response within ${options.timeoutMs} ms`)));
+    req.on('timeout', () => req!.destroy(new Error(`no response within ${options.timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
   });
