@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
+import { postJson } from '@framedeck/notifications';
 import { createTestMap, retireProjectAlerts } from '../alerts/support/alerts-fixtures.js';
 import { uploadMap } from '../analytics/api-helpers.js';
 import { pngImage } from '../analytics/image-fixtures.js';
@@ -229,4 +230,56 @@ describe('API9 improper inventory management', () => {
       expect(await res.json()).toEqual({ error: 'Not found.' });
     },
   );
+});
+
+describe('API10 unsafe consumption of APIs (notification receivers are third-party servers)', () => {
+  // NOTE: loopback receivers need allowLocalTargets; the target policy itself (https only,
+  // public addresses, DNS rebinding) is tested in libs/notifications target-policy.test.ts.
+  const policy = { allowLocalTargets: true };
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+  async function receiver(handler: Parameters<typeof createServer>[1]): Promise<string> {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('a redirect from a receiver is not followed (it could point past the SSRF policy)', async () => {
+    const internalHits: string[] = [];
+    const internal = await receiver((req, res) => {
+      internalHits.push(req.url ?? '');
+      res.end();
+    });
+    const redirecting = await receiver((_req, res) => {
+      res.writeHead(307, { location: `${internal}/admin` }).end();
+    });
+    const result = await postJson(`${redirecting}/hook`, { 'content-type': 'application/json' }, '{}', {
+      policy,
+      timeoutMs: 2_000,
+    });
+    expect(result.statusCode).toBe(307);
+    expect(internalHits).toEqual([]);
+  });
+
+  it('a receiver that drips its answer forever cannot hold a delivery past its timeout', async () => {
+    const dripping = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const drip = setInterval(() => res.write('.'), 200);
+      res.on('close', () => clearInterval(drip));
+    });
+    const started = Date.now();
+    const outcome = await postJson(`${dripping}/hook`, {}, '{}', { policy, timeoutMs: 1_000 }).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    // The lease check in the evaluator's config assumes timeoutMs bounds a whole attempt.
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(outcome).toMatch(/within 1000 ms/);
+  }, 15_000);
 });
