@@ -10,6 +10,7 @@ import { postEvents, startGateway } from '../ingest/ingest-harness.js';
 import { startIdentityApi, type IdentityApi } from '../oauth/support/identity-harness.js';
 import { authorizeUrl, pkce, registerClient } from '../oauth/support/oauth-flow.js';
 import type { RunningService } from '../support/processes.js';
+import { OAUTH_REGISTRATIONS_PER_IP } from '../../services/api/src/oauth/oauth.constants.js';
 
 // Attacker-side tests for the OWASP API Security Top 10 items that had no test elsewhere
 // (docs/owasp-api-top10.md maps every item of every endpoint family to its tests).
@@ -114,6 +115,27 @@ describe('API3 broken object property level authorization (mass assignment)', ()
     expect(res.status, res.text).toBe(400);
     const theirs = await call('/v1/content', { key: b.keys.read!, headers: { 'x-project-id': b.projectId } });
     expect(theirs.body!.data).toEqual([]);
+  });
+});
+
+describe('API6 unrestricted access to sensitive business flows', () => {
+  it(`open OAuth client registration is limited to ${OAUTH_REGISTRATIONS_PER_IP} per client address, then 429 with Retry-After`, async () => {
+    const fresh = await startIdentityApi(); // its own, empty registration window
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i <= OAUTH_REGISTRATIONS_PER_IP; i++) statuses.push((await registerClient(fresh.origin)).status);
+      expect(statuses.slice(0, -1).every((s) => s === 201)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      const again = await fetch(`${fresh.origin}/api/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:1/cb'] }),
+      });
+      expect(again.status).toBe(429);
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
