@@ -25,6 +25,8 @@ import { SteadyLoad } from './support/steady-load.js';
 // runs them all and writes the table to artifacts/reliability/faults.json.
 const FULL = process.env.FRAMEDECK_RELIABILITY_FULL === '1';
 const itFull = it.skipIf(!FULL);
+// A fault run: load, a kill, a restart (Kafka's JVM takes a while on a busy machine), the ledger.
+const FAULT_TIMEOUT_MS = 240_000;
 
 let stack: FaultStack;
 let services: FaultServices;
@@ -176,169 +178,197 @@ async function restoreAll(): Promise<void> {
 }
 
 describe('faults under load: every acknowledged event stored exactly once after dedup', () => {
-  it('consumer SIGKILLed and restarted', async () => {
-    try {
-      await underLoad('consumer', () => restartKilledService('consumer', 2_000));
-    } finally {
-      await restoreAll();
-    }
-  });
+  it(
+    'consumer SIGKILLed and restarted',
+    async () => {
+      try {
+        await underLoad('consumer', () => restartKilledService('consumer', 2_000));
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
 
-  itFull('second consumer joins the group mid-stream, then the first is SIGKILLed (rebalance)', async () => {
-    const kafka = createKafka(kafkaSection(stack.env), createLogger('reliability', 'warn'), '-observer');
-    const admin = kafka.admin();
-    await admin.connect();
-    let second: RunningService | undefined;
-    try {
-      await underLoad('consumer rebalance', async ({ notes }) => {
-        second = await services.startExtraConsumer();
-        // Both members hold partitions: the group shared the topic's partitions between them.
-        const shares = await waitFor(
-          async () => {
-            const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
-            const members = groups[0]?.members ?? [];
-            const counts = members.map((m) => {
-              const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
-              return Object.values(assignment?.assignment ?? {}).reduce((n, p) => n + p.length, 0);
+  itFull(
+    'second consumer joins the group mid-stream, then the first is SIGKILLed (rebalance)',
+    async () => {
+      const kafka = createKafka(kafkaSection(stack.env), createLogger('reliability', 'warn'), '-observer');
+      const admin = kafka.admin();
+      await admin.connect();
+      let second: RunningService | undefined;
+      try {
+        await underLoad('consumer rebalance', async ({ notes }) => {
+          second = await services.startExtraConsumer();
+          // Both members hold partitions: the group shared the topic's partitions between them.
+          const shares = await waitFor(
+            async () => {
+              const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
+              const members = groups[0]?.members ?? [];
+              const counts = members.map((m) => {
+                const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
+                return Object.values(assignment?.assignment ?? {}).reduce((n, p) => n + p.length, 0);
+              });
+              return counts.length === 2 && counts.every((n) => n > 0) && counts;
+            },
+            { timeoutMs: 60_000, intervalMs: 500, what: 'two consumers sharing the partitions' },
+          );
+          notes.push(`partitions per member after the join: ${shares.join(' + ')}`);
+          await new Promise((r) => setTimeout(r, 2_000)); // both consume for a while
+          const killedAt = Date.now();
+          await services.kill('consumer');
+          return { killedAt };
+        });
+        // The survivor now holds every partition.
+        const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
+        expect(groups[0]?.members).toHaveLength(1);
+      } finally {
+        await second?.stop();
+        await admin.disconnect();
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
+
+  itFull(
+    'gateway SIGKILLed and restarted (senders retry with the same Idempotency-Key)',
+    async () => {
+      try {
+        await underLoad('gateway', () => restartKilledService('gateway', 2_000));
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
+
+  itFull(
+    'Redis SIGKILLed and restarted (limits fail open; nothing refused, nothing lost)',
+    async () => {
+      try {
+        await underLoad('redis', async ({ tenant, load, notes }) => {
+          let acksWhileDown = 0;
+          let apiWhileDown = 0;
+          const injection = await killComponent('redis', 4_000, async () => {
+            const acks = load.snapshot.acked.length;
+            await waitFor(() => load.snapshot.acked.length >= acks + 10, {
+              timeoutMs: 10_000,
+              what: 'acknowledgements while Redis is down',
             });
-            return counts.length === 2 && counts.every((n) => n > 0) && counts;
-          },
-          { timeoutMs: 60_000, intervalMs: 500, what: 'two consumers sharing the partitions' },
-        );
-        notes.push(`partitions per member after the join: ${shares.join(' + ')}`);
-        await new Promise((r) => setTimeout(r, 2_000)); // both consume for a while
-        const killedAt = Date.now();
-        await services.kill('consumer');
-        return { killedAt };
-      });
-      // The survivor now holds every partition.
-      const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
-      expect(groups[0]?.members).toHaveLength(1);
-    } finally {
-      await second?.stop();
-      await admin.disconnect();
-      await restoreAll();
-    }
-  });
-
-  itFull('gateway SIGKILLed and restarted (senders retry with the same Idempotency-Key)', async () => {
-    try {
-      await underLoad('gateway', () => restartKilledService('gateway', 2_000));
-    } finally {
-      await restoreAll();
-    }
-  });
-
-  itFull('Redis SIGKILLed and restarted (limits fail open; nothing refused, nothing lost)', async () => {
-    try {
-      await underLoad('redis', async ({ tenant, load, notes }) => {
-        let acksWhileDown = 0;
-        let apiWhileDown = 0;
-        const injection = await killComponent('redis', 4_000, async () => {
-          const acks = load.snapshot.acked.length;
-          await waitFor(() => load.snapshot.acked.length >= acks + 10, {
-            timeoutMs: 10_000,
-            what: 'acknowledgements while Redis is down',
+            acksWhileDown = load.snapshot.acked.length - acks;
+            apiWhileDown = (await apiGet(`/v1/projects/${tenant.projectId}/status`, tenant.keys.read!)).status;
           });
-          acksWhileDown = load.snapshot.acked.length - acks;
-          apiWhileDown = (await apiGet(`/v1/projects/${tenant.projectId}/status`, tenant.keys.read!)).status;
+          notes.push(`while down: gateway kept acknowledging (${acksWhileDown}+ bodies), API answered ${apiWhileDown}`);
+          expect(apiWhileDown).toBe(200);
+          return injection;
         });
-        notes.push(`while down: gateway kept acknowledging (${acksWhileDown}+ bodies), API answered ${apiWhileDown}`);
-        expect(apiWhileDown).toBe(200);
-        return injection;
-      });
-    } finally {
-      await restoreAll();
-    }
-  });
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
 
-  itFull('Postgres SIGKILLed and restarted (key lookups 503, senders retry)', async () => {
-    try {
-      await underLoad('postgres', async ({ notes, load }) => {
-        const injection = await killComponent('postgres', 5_000);
-        notes.push(`retries so far: ${JSON.stringify(load.snapshot.retriesByStatus)}`);
-        return injection;
-      });
-      const last = rows.at(-1)!;
-      expect(last.retries['503'] ?? 0).toBeGreaterThan(0); // the outage was felt, not cached away
-    } finally {
-      await restoreAll();
-    }
-  });
-
-  itFull('ClickHouse SIGKILLed and restarted: the API answers 503 problem+json meanwhile, then recovers', async () => {
-    const api = () => services.get('api');
-    const apiPid = api().child.pid;
-    try {
-      await underLoad('clickhouse', async ({ tenant, notes }) => {
-        const insights = `/v1/projects/${tenant.projectId}/insights?metric=count&groupBy=day`;
-        expect((await apiGet(insights, tenant.keys.read!)).status).toBe(200);
-        const injection = await killComponent('clickhouse', 4_000, async () => {
-          const down = await apiGet(insights, tenant.keys.read!);
-          expect(down.status).toBe(503);
-          expect(down.type).toContain('application/problem+json');
-          expect(JSON.parse(down.text)).toMatchObject({ status: 503, retryable: true, success: false });
+  itFull(
+    'Postgres SIGKILLed and restarted (key lookups 503, senders retry)',
+    async () => {
+      try {
+        await underLoad('postgres', async ({ notes, load }) => {
+          const injection = await killComponent('postgres', 5_000);
+          notes.push(`retries so far: ${JSON.stringify(load.snapshot.retriesByStatus)}`);
+          return injection;
         });
-        const recovered = await waitFor(
-          async () => {
-            const res = await apiGet(insights, tenant.keys.read!);
-            return res.status === 200 && res;
-          },
-          { timeoutMs: 30_000, what: 'the API to answer 200 again' },
-        );
-        notes.push(
-          `API: 503 problem+json while down, 200 ${((Date.now() - injection.restartedAt) / 1000).toFixed(1)} s after the restart began, same process`,
-        );
-        expect(JSON.parse(recovered.text).success).toBe(true);
-        return injection;
-      });
-      // The consumer felt it too: its inserts failed and were retried.
-      expect(services.get('consumer').output()).toContain('insert failed; retrying');
-      expect(api().child.pid).toBe(apiPid);
-      expect(api().child.exitCode).toBeNull();
-    } finally {
-      await restoreAll();
-    }
-  });
+        const last = rows.at(-1)!;
+        expect(last.retries['503'] ?? 0).toBeGreaterThan(0); // the outage was felt, not cached away
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
 
-  itFull('Kafka SIGKILLed and restarted: the gateway answers 503 (never 202) while it is down', async () => {
-    try {
-      await underLoad('kafka', async ({ tenant, load, notes }) => {
-        // NOTE: a body refused with 503 may still land once Kafka is back (the producer's own
-        // retry can outlive the gateway's timeout); SDKs retry it with the same Idempotency-Key
-        // and the copies collapse. These direct requests are never retried, so they use a
-        // project of their own and stay out of the ledger's project.
-        const probeProject = await createProjectWithKeys(pool, { tenantId: tenant.tenantId, name: 'Kafka probes' });
-        const statuses: number[] = [];
-        const injection = await killComponent('kafka', 8_000, async () => {
-          const until = Date.now() + 6_000;
-          while (Date.now() < until) {
-            const started = Date.now();
-            const res = await postEvents(
-              batchBody([event({ eventName: 'kafka_down_probe' })]),
-              { 'x-api-key': probeProject.keys.ingest! },
-              INGEST_URL,
-            );
-            statuses.push(res.status);
-            expect(res.status, res.body).toBe(503);
-            expect(Object.keys(res.json())).toEqual(['error']);
-            expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-            expect(Date.now() - started).toBeLessThan(10_000); // bounded by the publish timeout
-          }
+  itFull(
+    'ClickHouse SIGKILLed and restarted: the API answers 503 problem+json meanwhile, then recovers',
+    async () => {
+      const api = () => services.get('api');
+      const apiPid = api().child.pid;
+      try {
+        await underLoad('clickhouse', async ({ tenant, notes }) => {
+          const insights = `/v1/projects/${tenant.projectId}/insights?metric=count&groupBy=day`;
+          expect((await apiGet(insights, tenant.keys.read!)).status).toBe(200);
+          const injection = await killComponent('clickhouse', 4_000, async () => {
+            const down = await apiGet(insights, tenant.keys.read!);
+            expect(down.status).toBe(503);
+            expect(down.type).toContain('application/problem+json');
+            expect(JSON.parse(down.text)).toMatchObject({ status: 503, retryable: true, success: false });
+          });
+          const recovered = await waitFor(
+            async () => {
+              const res = await apiGet(insights, tenant.keys.read!);
+              return res.status === 200 && res;
+            },
+            { timeoutMs: 30_000, what: 'the API to answer 200 again' },
+          );
+          notes.push(
+            `API: 503 problem+json while down, 200 ${((Date.now() - injection.restartedAt) / 1000).toFixed(1)} s after the restart began, same process`,
+          );
+          expect(JSON.parse(recovered.text).success).toBe(true);
+          return injection;
         });
-        // No body of the steady load was acknowledged while the broker was down (a 202 within
-        // the first second may carry an acknowledgement Kafka gave just before the kill).
-        const ackedWhileDown = load.snapshot.acked.filter(
-          (a) => a.ackedAt > injection.killedAt + 1_000 && a.ackedAt < injection.restartedAt,
-        );
-        expect(ackedWhileDown).toEqual([]);
-        notes.push(
-          `while down: ${statuses.length} direct requests, all 503 {"error"} with Retry-After; no 202 to the senders`,
-        );
-        return injection;
-      });
-    } finally {
-      await restoreAll();
-    }
-  });
+        // The consumer felt it too: its inserts failed and were retried.
+        expect(services.get('consumer').output()).toContain('insert failed; retrying');
+        expect(api().child.pid).toBe(apiPid);
+        expect(api().child.exitCode).toBeNull();
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
+
+  itFull(
+    'Kafka SIGKILLed and restarted: the gateway answers 503 (never 202) while it is down',
+    async () => {
+      try {
+        await underLoad('kafka', async ({ tenant, load, notes }) => {
+          // NOTE: a body refused with 503 may still land once Kafka is back (the producer's own
+          // retry can outlive the gateway's timeout); SDKs retry it with the same Idempotency-Key
+          // and the copies collapse. These direct requests are never retried, so they use a
+          // project of their own and stay out of the ledger's project.
+          const probeProject = await createProjectWithKeys(pool, { tenantId: tenant.tenantId, name: 'Kafka probes' });
+          const statuses: number[] = [];
+          const injection = await killComponent('kafka', 8_000, async () => {
+            const until = Date.now() + 6_000;
+            while (Date.now() < until) {
+              const started = Date.now();
+              const res = await postEvents(
+                batchBody([event({ eventName: 'kafka_down_probe' })]),
+                { 'x-api-key': probeProject.keys.ingest! },
+                INGEST_URL,
+              );
+              statuses.push(res.status);
+              expect(res.status, res.body).toBe(503);
+              expect(Object.keys(res.json())).toEqual(['error']);
+              expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+              expect(Date.now() - started).toBeLessThan(10_000); // bounded by the publish timeout
+            }
+          });
+          // No body of the steady load was acknowledged while the broker was down (a 202 within
+          // the first second may carry an acknowledgement Kafka gave just before the kill).
+          const ackedWhileDown = load.snapshot.acked.filter(
+            (a) => a.ackedAt > injection.killedAt + 1_000 && a.ackedAt < injection.restartedAt,
+          );
+          expect(ackedWhileDown).toEqual([]);
+          notes.push(
+            `while down: ${statuses.length} direct requests, all 503 {"error"} with Retry-After; no 202 to the senders`,
+          );
+          return injection;
+        });
+      } finally {
+        await restoreAll();
+      }
+    },
+    FAULT_TIMEOUT_MS,
+  );
 });

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +41,10 @@ export const FAULT_PORTS = {
 
 const SCRIPTS = `${REPO_ROOT}infra/local`;
 const MAIN_STATE_DIR = process.env.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
+// One fault stack per machine: the ports are fixed. /tmp, not the state dir, so that two
+// clones of the repository (two engineers) also take turns.
+const LOCK_DIR = join(tmpdir(), 'framedeck-reliability-fault-stack.lock');
+const LOCK_WAIT_MS = 240_000;
 
 /**
  * A private Postgres, Redis, ClickHouse and Kafka on loopback, started for the fault tests,
@@ -67,6 +80,9 @@ export class FaultStack {
 
   /** Starts all four components and migrates them; stop() undoes it, even half-way. */
   static async start(): Promise<FaultStack> {
+    // NOTE: two test runs on one machine (two engineers' `npm test`) would otherwise share
+    // these ports and this state dir, and each would wipe and SIGKILL the other's stack.
+    await acquireLock(LOCK_DIR);
     const stateDir = `${MAIN_STATE_DIR}/reliability`;
     rmSync(stateDir, { recursive: true, force: true });
     mkdirSync(`${stateDir}/kafka`, { recursive: true });
@@ -141,6 +157,7 @@ export class FaultStack {
     rmSync(this.pgDir, { recursive: true, force: true });
     rmSync(`${this.stateDir}/kafka/data`, { recursive: true, force: true });
     rmSync(`${this.stateDir}/clickhouse/data`, { recursive: true, force: true });
+    releaseLock(LOCK_DIR);
   }
 
   /** One line per component, as infra/local/status.sh reports this stack. */
@@ -246,4 +263,33 @@ function readdirSyncSafe(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Waits for the machine-wide fault-stack lock (an atomic mkdir holding the owner's pid). A lock
+ * whose owner died is taken over.
+ */
+async function acquireLock(dir: string): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(`${dir}/pid`, String(process.pid));
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(existsSync(`${dir}/pid`) ? readFileSync(`${dir}/pid`, 'utf8') : NaN);
+    // A lock without a pid file is a few microseconds old (or its owner died right away).
+    if (Number.isInteger(owner) && owner > 0 && !alive(owner)) rmSync(dir, { recursive: true, force: true });
+    if (Date.now() > deadline) {
+      throw new Error(`another test run (pid ${owner}) has held the fault stack for over ${LOCK_WAIT_MS / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+function releaseLock(dir: string): void {
+  const owner = existsSync(`${dir}/pid`) ? Number(readFileSync(`${dir}/pid`, 'utf8')) : undefined;
+  if (owner === process.pid) rmSync(dir, { recursive: true, force: true });
 }
