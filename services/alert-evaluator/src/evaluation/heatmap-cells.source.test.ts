@@ -8,7 +8,8 @@ describe('heatmapCellSource', () => {
     const clickhouse = {
       query: async () => ({
         json: async () => [
-          { cx: 0, cy: 1, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
+          // cell = cy × (cells along x) + cx: cy 1 × 4 + cx 0
+          { cell: 4, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
         ],
       }),
     } as unknown as ClickHouseClient;

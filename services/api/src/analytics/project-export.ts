@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { streamEvents, type ExportFormat } from '@framedeck/analytics';
 import type { ClickHouseClient } from '@framedeck/clickhouse';
 import { listAlertRules, listContentEntries, listMaps, listThresholdProfiles, type Pool } from '@framedeck/postgres';
-import { toMapResponse } from '../routes/maps.route.js';
+import { toMapResponse } from '../maps/map.schema.js';
 
 export const EXPORT_RESOURCES = ['maps', 'content', 'alert_rules', 'threshold_profiles', 'events'] as const;
 export type ExportResource = (typeof EXPORT_RESOURCES)[number];
