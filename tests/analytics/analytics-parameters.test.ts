@@ -66,6 +66,12 @@ describe('heatmap parameters (spec table)', () => {
     expect(res.body.data.map((c: { x: number }) => c.x)).toEqual(xs);
   });
 
+  it('buildId is accepted (an unknown build has no cells)', async () => {
+    const res = await heatmap('mapId=arena&buildId=no-such-build');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+
   it('eventName switches to Events mode', async () => {
     const res = await heatmap('mapId=arena&eventName=event-3');
     expect(res.body.data).toEqual([expect.objectContaining({ x: 62.5, event_count: 1, weight: 1 })]);
@@ -83,6 +89,8 @@ describe('heatmap parameters (spec table)', () => {
     ['days not allowed', 'mapId=arena&days=2'],
     ['days negative', 'mapId=arena&days=-7'],
     ['empty eventName', 'mapId=arena&eventName='],
+    ['empty buildId', 'mapId=arena&buildId='],
+    ['buildId of 129 characters', `mapId=arena&buildId=${'b'.repeat(129)}`],
     ['unknown parameter', 'mapId=arena&zoneId=1'],
   ])('400 for %s', async (_what, qs) => {
     validator.expectProblem(await heatmap(qs), 400);

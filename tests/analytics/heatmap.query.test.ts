@@ -29,7 +29,7 @@ const fixture: FixtureEvent[] = [
   // on the max corner: clamped into cell (7, 1), centre (87.5, 37.5)
   { ...base, eventName: 'kill', position: [100, 50], fps: 20, frameTimeMs: 50, memoryBytes: 512 * MB, gpuTimeMs: 10 },
   // cell (4, 1), centre (12.5, 37.5): frame time and GPU only
-  { ...base, eventName: 'frame', position: [0, 25], frameTimeMs: 10, gpuTimeMs: 4 },
+  { ...base, eventName: 'frame', position: [0, 25], frameTimeMs: 10, gpuTimeMs: 4, buildId: '2.0.0' },
   // excluded: outside the bounds, no position, another map, another project, too old
   { ...base, eventName: 'kill', position: [101, 10], fps: 60, frameTimeMs: 16 },
   { ...base, eventName: 'kill', fps: 60, frameTimeMs: 16 },
@@ -45,7 +45,9 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-const query = (extra: { cellSize?: number; days?: number; eventName?: string; bounds?: MapBounds } = {}) =>
+const query = (
+  extra: { cellSize?: number; days?: number; eventName?: string; buildId?: string; bounds?: MapBounds } = {},
+) =>
   queryHeatmap(clickhouse, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
 
 describe('heatmap cells', () => {
@@ -113,6 +115,12 @@ describe('heatmap cells', () => {
     const total = (cells: { event_count: number }[]) => cells.reduce((s, c) => s + c.event_count, 0);
     expect(total(narrow)).toBe(4);
     expect(total(wide)).toBe(5);
+  });
+
+  it('buildId keeps only that build\'s events', async () => {
+    const cells = await query({ buildId: '2.0.0' });
+    expect(cells.map((c) => [c.x, c.y, c.event_count, c.avg_frame_time])).toEqual([[12.5, 37.5, 1, 10]]);
+    expect(await query({ buildId: 'no-such-build' })).toEqual([]);
   });
 
   it('z bounds, when the map has them, exclude events above or below', async () => {

@@ -27,6 +27,8 @@ export type HeatmapQuery = {
   days: number;
   /** Events mode when given; Performance mode (every event carrying a frame sample) when absent. */
   eventName?: string | undefined;
+  /** Only events of this build (e.g. to see whether a new build fixed a slow area). */
+  buildId?: string | undefined;
   now?: Date;
 };
 
@@ -89,7 +91,8 @@ export function heatmapFilter(q: HeatmapQuery): SqlFragment {
       ? sql` AND position_z >= ${b.worldMinZ} AND position_z <= ${b.worldMaxZ}`
       : sql``;
   const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`(fps > 0 OR frame_time_ms > 0)`;
-  return sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}
+  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
+  return sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
     AND has_position = 1
     AND position_x >= ${b.worldMinX} AND position_x <= ${b.worldMaxX}
     AND position_y >= ${b.worldMinY} AND position_y <= ${b.worldMaxY}${z}`;

@@ -14,6 +14,12 @@ const HeatmapQuery = z.strictObject({
     description:
       'Events mode: only events of this name. Omit it for Performance mode (every event with a frame sample).',
   }),
+  buildId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'Extension: only events of this build_id (see GET …/builds). Omit it for every build.' }),
 });
 
 export const HeatmapCellSchema = z
@@ -80,6 +86,7 @@ export const heatmapRoute = defineRoute({
       cellSize: query.cellSize,
       days: query.days,
       eventName: query.eventName,
+      buildId: query.buildId,
     });
   },
 });

@@ -16,6 +16,8 @@ export type HeatmapQuery = {
   days: number;
   /** Events mode; omitted for Performance mode. */
   eventName?: string | undefined;
+  /** Only events of this build; omitted for every build. */
+  buildId?: string | undefined;
 };
 
 export const heatmapApi = {

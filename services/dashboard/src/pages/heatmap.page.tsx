@@ -45,6 +45,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   const [eventName, setEventName] = useSearchParam('event', '');
   const [cellSize, setCellSize] = useSearchParam('cellSize', '25');
   const [days, setDays] = useSearchParam('days', '7');
+  const [buildId, setBuildId] = useSearchParam('build', '');
   const [hovered, setHovered] = useState<HeatmapCell | undefined>();
 
   const map = maps.find((m) => m.mapId === mapId) ?? maps[0]!;
@@ -55,6 +56,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   );
   const eventNames = useMemo(() => events.data?.rows.map((r) => r.group) ?? [], [events.data]);
   const chosenEvent = mode === 'events' ? eventName || eventNames[0] : undefined;
+  const builds = useApi((signal) => analyticsApi.builds(projectId, { days: 30 }, signal), [projectId]);
 
   const cells = useApi(
     (signal) =>
@@ -62,10 +64,16 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
         ? Promise.resolve([])
         : heatmapApi.cells(
             projectId,
-            { mapId: map.mapId, cellSize: Number(cellSize), days: Number(days), eventName: chosenEvent },
+            {
+              mapId: map.mapId,
+              cellSize: Number(cellSize),
+              days: Number(days),
+              eventName: chosenEvent,
+              buildId: buildId || undefined,
+            },
             signal,
           ),
-    [projectId, map.mapId, cellSize, days, mode, chosenEvent],
+    [projectId, map.mapId, cellSize, days, mode, chosenEvent, buildId],
   );
 
   const metric =
@@ -127,6 +135,15 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
           value={days}
           options={HEATMAP_DAYS.map((d) => ({ value: String(d), label: d === 1 ? 'Last 24 hours' : `Last ${d} days` }))}
           onChange={setDays}
+        />
+        <SelectField
+          label="Build"
+          value={buildId}
+          options={[
+            { value: '', label: 'All builds' },
+            ...(builds.data ?? []).map((b) => ({ value: b.buildId, label: b.buildId })),
+          ]}
+          onChange={setBuildId}
         />
         <button
           type="button"
