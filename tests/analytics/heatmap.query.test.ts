@@ -47,8 +47,7 @@ afterAll(async () => {
 
 const query = (
   extra: { cellSize?: number; days?: number; eventName?: string; buildId?: string; bounds?: MapBounds } = {},
-) =>
-  queryHeatmap(clickhouse, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
+) => queryHeatmap(clickhouse, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
 
 describe('heatmap cells', () => {
   it('Performance mode: cells of frame samples with centres, averages, nulls and frame-time weight', async () => {
@@ -117,7 +116,7 @@ describe('heatmap cells', () => {
     expect(total(wide)).toBe(5);
   });
 
-  it('buildId keeps only that build\'s events', async () => {
+  it("buildId keeps only that build's events", async () => {
     const cells = await query({ buildId: '2.0.0' });
     expect(cells.map((c) => [c.x, c.y, c.event_count, c.avg_frame_time])).toEqual([[12.5, 37.5, 1, 10]]);
     expect(await query({ buildId: 'no-such-build' })).toEqual([]);
