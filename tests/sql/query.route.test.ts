@@ -198,6 +198,7 @@ describe('infrastructure failure', () => {
       });
       validator.expectProblem(res, 500);
       expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.body.retryable).toBe(true);
       expect(res.body.detail).toMatch(/unavailable|unreachable/);
       expect(res.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
     } finally {

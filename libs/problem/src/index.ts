@@ -62,6 +62,14 @@ const DEFAULT_CATEGORY: Record<number, ErrorCategory> = {
   503: 'internal',
 };
 
+export type ProblemOptions = {
+  category?: ErrorCategory;
+  retryAfterSeconds?: number;
+  type?: string;
+  /** Defaults to true for 429 and 503 only; an infrastructure 500 that a retry may cure sets it. */
+  retryable?: boolean;
+};
+
 /**
  * The one error type the API throws. The edge turns it into a problem document; anything
  * else that escapes becomes a generic 500 with no internal detail.
@@ -70,7 +78,7 @@ export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly options: { category?: ErrorCategory; retryAfterSeconds?: number; type?: string } = {},
+    readonly options: ProblemOptions = {},
   ) {
     super(detail);
     this.name = 'ApiProblem';
@@ -81,18 +89,14 @@ export class ApiProblem extends Error {
   }
 }
 
-export function problemDocument(
-  status: number,
-  detail: string,
-  options: { category?: ErrorCategory; retryAfterSeconds?: number; type?: string } = {},
-): ProblemDocument {
+export function problemDocument(status: number, detail: string, options: ProblemOptions = {}): ProblemDocument {
   const doc: ProblemDocument = {
     type: options.type ?? 'about:blank',
     title: TITLES[status] ?? 'Error',
     status,
     detail,
     error_category: options.category ?? DEFAULT_CATEGORY[status] ?? (status >= 500 ? 'internal' : 'validation'),
-    retryable: status === 429 || status === 503,
+    retryable: options.retryable ?? (status === 429 || status === 503),
     success: false,
     error: detail,
   };

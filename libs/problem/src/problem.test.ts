@@ -31,6 +31,15 @@ describe('problem documents', () => {
     expect(doc.retryable).toBe(retryable);
   });
 
+  it('lets an infrastructure 500 say that a retry may succeed', () => {
+    expect(new ApiProblem(500, 'down', { retryable: true, retryAfterSeconds: 5 }).toDocument()).toMatchObject({
+      status: 500,
+      error_category: 'internal',
+      retryable: true,
+      retry_after: 5,
+    });
+  });
+
   it('adds retry_after when given', () => {
     expect(problems.tooManyRequests('slow down', 120).toDocument().retry_after).toBe(120);
     expect(new ApiProblem(503, 'down').toDocument().retry_after).toBeUndefined();

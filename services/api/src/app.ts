@@ -5,6 +5,7 @@ import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
 import type { Clock } from '@framedeck/rate-limit';
 import type { Redis } from '@framedeck/redis';
+import { SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
 import { apiDocsRouter } from './http/api-docs.router.js';
@@ -70,6 +71,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
     logger,
     config,
     apiKeys,
+    sqlSandbox: loadOnce(() => SqlSandbox.create({ clickhouse: config.clickhouse, admin: deps.clickhouse })),
   };
   const now = deps.now ?? Date.now;
   const rateLimiter = new TenantRateLimiter({
@@ -127,5 +129,17 @@ function healthChecks(deps: ApiDeps): HealthChecks {
     clickhouse: async () => {
       if (!(await deps.clickhouse.ping()).success) throw new Error('ping failed');
     },
+  };
+}
+
+/** Memoises an async load; a failed load is forgotten so the next call tries again. */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
   };
 }

@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
 import type { Redis } from '@framedeck/redis';
+import type { SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from '../config.js';
 import type { ApiKeyAuthenticator } from './api-key.authenticator.js';
 
@@ -13,4 +14,6 @@ export type ApiServices = {
   logger: Logger;
   config: ApiConfig;
   apiKeys: ApiKeyAuthenticator;
+  /** The raw-SQL sandbox, loaded on first use (its parser is a WASM module). */
+  sqlSandbox: () => Promise<SqlSandbox>;
 };

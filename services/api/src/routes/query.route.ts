@@ -6,7 +6,6 @@ import {
   MAX_SQL_LENGTH,
   SqlQuotaExceeded,
   SqlRejection,
-  SqlSandbox,
   SqlSandboxUnavailable,
 } from '@framedeck/sql-sandbox';
 import type { ApiServices } from '../http/api-services.js';
@@ -59,7 +58,7 @@ export const queryRoute = defineRoute({
   response: { description: 'The rows.', data: QueryResult },
   handler: async ({ body, requireProject, services }) => {
     const projectId = requireProject(body.project_id.toLowerCase());
-    const sandbox = await sandboxFor(services);
+    const sandbox = await services.sqlSandbox();
     try {
       return await sandbox.run({ projectId, sql: body.sql, limit: body.limit });
     } catch (error) {
@@ -68,29 +67,13 @@ export const queryRoute = defineRoute({
   },
 });
 
-/**
- * One sandbox per app (it loads the SQL parser once), built from the app's own ClickHouse
- * client and configuration.
- */
-const sandboxes = new WeakMap<ApiServices, Promise<SqlSandbox>>();
-
-function sandboxFor(services: ApiServices): Promise<SqlSandbox> {
-  let sandbox = sandboxes.get(services);
-  if (!sandbox) {
-    sandbox = SqlSandbox.create({ clickhouse: services.config.clickhouse, admin: services.clickhouse });
-    sandbox.catch(() => sandboxes.delete(services)); // a failed load is retried by the next request
-    sandboxes.set(services, sandbox);
-  }
-  return sandbox;
-}
-
 /** The spec: a rejected query is 400 with the diagnostic; only infrastructure failure is 500. */
 function toQueryProblem(error: unknown, services: ApiServices): unknown {
   if (error instanceof SqlRejection) return problems.badRequest(error.message);
   if (error instanceof SqlQuotaExceeded) return problems.tooManyRequests(error.message, error.retryAfterSeconds);
   if (error instanceof SqlSandboxUnavailable) {
     services.logger.warn({ err: error.cause ?? error }, 'sql sandbox unavailable');
-    return new ApiProblem(500, error.message, { retryAfterSeconds: 5 });
+    return new ApiProblem(500, error.message, { retryAfterSeconds: 5, retryable: true });
   }
   return error;
 }
