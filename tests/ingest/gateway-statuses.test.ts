@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { createApiKey } from '@framedeck/accounts';
-import { deactivateKey } from '@framedeck/postgres';
+import { deactivateKey, listKeysOfProject } from '@framedeck/postgres';
 import { createKafka } from '@framedeck/kafka';
 import { kafkaSection } from '@framedeck/config';
 import { createLogger } from '@framedeck/logging';
@@ -32,7 +32,10 @@ const body = batchBody([event()]);
 beforeAll(async () => {
   tenant = await newTenant(stack.pool, 'pro');
   key = tenant.keys.ingest!;
-  gateway = await startGateway({ FRAMEDECK_INGEST_BODY_TIMEOUT_MS: '1500' });
+  gateway = await startGateway({
+    FRAMEDECK_INGEST_BODY_TIMEOUT_MS: '1500',
+    FRAMEDECK_INGEST_KEY_LAST_USED_FLUSH_MS: '200',
+  });
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -113,6 +116,15 @@ describe('POST /v1/events statuses', () => {
     expect((await postEvents(body, { 'x-api-key': `fd_${'A'.repeat(43)}` })).status).toBe(403);
     expect((await postEvents(body, { 'x-api-key': tenant.keys.full! })).status).toBe(403);
     expect((await postEvents(body, { 'x-api-key': tenant.keys.read! })).status).toBe(403);
+  });
+
+  it("records the ingest key's last use, which the dashboard's key list shows", async () => {
+    const created = await createApiKey(stack.pool, { projectId: tenant.projectId, preset: 'ingest' });
+    const lastUsed = async () =>
+      (await listKeysOfProject(stack.pool, tenant.projectId)).find((k) => k.id === created.key.id)!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    expect((await postEvents(body, { 'x-api-key': created.rawKey })).status).toBe(202);
+    await waitFor(lastUsed, { timeoutMs: 5_000, what: 'last_used_at to be recorded' });
   });
 
   it('403 within seconds after the key is deactivated', async () => {

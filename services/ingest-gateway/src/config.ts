@@ -21,6 +21,8 @@ export function ingestSection(source: Env) {
       // How long a key lookup is trusted: a deactivated key stops working within this time.
       FRAMEDECK_INGEST_KEY_CACHE_TTL_MS: env.positiveInt(5_000),
       FRAMEDECK_INGEST_KEY_CACHE_NEGATIVE_TTL_MS: env.positiveInt(1_000),
+      // Keys' last-use times (shown in the dashboard's key list) are written at most this often.
+      FRAMEDECK_INGEST_KEY_LAST_USED_FLUSH_MS: env.positiveInt(60_000),
       // Longest wait for Kafka's acknowledgement before answering 503.
       FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS: env.positiveInt(5_000),
       // Requests arriving within this window share one Kafka produce call.
@@ -33,6 +35,7 @@ export function ingestSection(source: Env) {
     bodyTimeoutMs: e.FRAMEDECK_INGEST_BODY_TIMEOUT_MS,
     keyCacheTtlMs: e.FRAMEDECK_INGEST_KEY_CACHE_TTL_MS,
     keyCacheNegativeTtlMs: e.FRAMEDECK_INGEST_KEY_CACHE_NEGATIVE_TTL_MS,
+    keyLastUsedFlushMs: e.FRAMEDECK_INGEST_KEY_LAST_USED_FLUSH_MS,
     publishTimeoutMs: e.FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS,
     publishLingerMs: e.FRAMEDECK_INGEST_PUBLISH_LINGER_MS,
   };

@@ -1,3 +1,4 @@
+import { ApiKeyLookup } from '@framedeck/accounts';
 import { createKafka } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
@@ -27,6 +28,13 @@ runMain('ingest-gateway', async () => {
   // retried on the first publish (the gateway still starts and answers 503 meanwhile).
   producer.connect().catch((error: Error) => logger.warn({ err: error.message }, 'kafka not reachable at start'));
 
+  const apiKeys = new ApiKeyLookup(pool, {
+    ttlMs: config.ingest.keyCacheTtlMs,
+    negativeTtlMs: config.ingest.keyCacheNegativeTtlMs,
+    lastUsedFlushMs: config.ingest.keyLastUsedFlushMs,
+    onFlushError: (error, keys) => logger.warn({ err: error, keys }, 'could not record API key last use'),
+  });
+
   const shutdown = new Shutdown(logger).exitOnSignals();
   const server = buildGatewayServer({
     isShuttingDown: () => shutdown.started,
@@ -37,10 +45,7 @@ runMain('ingest-gateway', async () => {
         await admin.describeCluster();
       },
     },
-    authenticate: createIngestKeyAuthenticator(pool, {
-      ttlMs: config.ingest.keyCacheTtlMs,
-      negativeTtlMs: config.ingest.keyCacheNegativeTtlMs,
-    }),
+    authenticate: createIngestKeyAuthenticator(apiKeys, pool),
     limiter: createIngestLimiter(redis, logger),
     publish: (message) => publisher.publish(message),
     config: config.ingest,
@@ -51,6 +56,7 @@ runMain('ingest-gateway', async () => {
     .add('flush kafka producer', () => publisher.drain())
     .add('close kafka producer', () => producer.disconnect())
     .add('close kafka admin', () => admin.disconnect())
+    .add('record key last use', () => apiKeys.close())
     .add('close redis', () => redis.quit())
     .add('close postgres', () => pool.end());
 

@@ -1,7 +1,7 @@
-import { hashApiKey, hasScope, looksLikeApiKey } from '@framedeck/auth';
-import { findActiveKeyByHash, listPlans, type Plan, type Queryable } from '@framedeck/postgres';
+import { TtlCache, type ApiKeyLookup } from '@framedeck/accounts';
+import { hasScope } from '@framedeck/auth';
+import { listPlans, type Plan, type Queryable } from '@framedeck/postgres';
 import { IngestError } from '../http/ingest-error.js';
-import { TtlCache } from './ttl-cache.js';
 
 /** Who sent a batch, and the limits of their plan. */
 export type IngestPrincipal = {
@@ -14,51 +14,37 @@ export type IngestPrincipal = {
 export type IngestKeyAuthenticator = (rawKey: string) => Promise<IngestPrincipal>;
 
 /**
- * Resolves an X-API-Key to its project, tenant and plan, or refuses it (403).
- * Lookups are by SHA-256 hash (never the raw key, which is neither cached nor logged) and are
- * cached briefly: `ttlMs` bounds how long a deactivated key keeps working; unknown keys are
- * cached for the shorter `negativeTtlMs`, so a just-created key works almost at once while a
- * flood of bad keys still costs one query per key per interval.
+ * Resolves an X-API-Key to its project, tenant and plan, or refuses it (403), through the key
+ * lookup the API shares (cached by hash; its TTL bounds how long a deactivated key keeps
+ * working). Plans change rarely and are cached for `planTtlMs`.
  * A database failure is a 503 (retryable), never a 403 that would tell an SDK to drop data.
  */
 export function createIngestKeyAuthenticator(
+  keys: ApiKeyLookup,
   db: Queryable,
-  options: { ttlMs: number; negativeTtlMs: number; maxEntries?: number; planTtlMs?: number },
+  options: { planTtlMs?: number } = {},
 ): IngestKeyAuthenticator {
-  type Entry = IngestPrincipal | 'unknown' | 'no-scope';
-  const keys = new TtlCache<Entry>({
-    maxEntries: options.maxEntries ?? 10_000,
-    ttlMs: (entry) => (entry === 'unknown' ? options.negativeTtlMs : options.ttlMs),
-  });
   const plans = new TtlCache<Map<string, Plan>>({ maxEntries: 1, ttlMs: () => options.planTtlMs ?? 60_000 });
-
-  async function load(keyHash: Buffer): Promise<Entry> {
-    const principal = await findActiveKeyByHash(db, keyHash);
-    if (!principal) return 'unknown';
-    if (!hasScope(principal.scopes, 'events:write')) return 'no-scope';
-    const plan = (await plans.get('all', async () => new Map((await listPlans(db)).map((p) => [p.id, p])))).get(
-      principal.planId,
-    );
-    if (!plan) throw new Error(`tenant ${principal.tenantId} has unknown plan ${principal.planId}`);
-    return {
-      keyId: principal.keyId,
-      projectId: principal.projectId,
-      tenantId: principal.tenantId,
-      plan: { ingestBatchesPerSecond: plan.ingestBatchesPerSecond, monthlyEventBudget: plan.monthlyEventBudget },
-    };
-  }
+  const planOf = async (planId: string) =>
+    (await plans.get('all', async () => new Map((await listPlans(db)).map((p) => [p.id, p])))).get(planId);
 
   return async (rawKey) => {
-    if (!looksLikeApiKey(rawKey)) throw new IngestError(403, 'Invalid API key.');
-    let entry: Entry;
+    let key;
+    let plan;
     try {
-      const keyHash = hashApiKey(rawKey);
-      entry = await keys.get(keyHash.toString('base64'), () => load(keyHash));
+      key = await keys.find(rawKey);
+      plan = key && (await planOf(key.planId));
     } catch {
       throw new IngestError(503, 'Key verification is temporarily unavailable; retry later.', { 'retry-after': '2' });
     }
-    if (entry === 'unknown') throw new IngestError(403, 'Invalid or deactivated API key.');
-    if (entry === 'no-scope') throw new IngestError(403, 'This API key lacks the events:write scope.');
-    return entry;
+    if (!key) throw new IngestError(403, 'Invalid or deactivated API key.');
+    if (!hasScope(key.scopes, 'events:write')) throw new IngestError(403, 'This API key lacks the events:write scope.');
+    if (!plan) throw new Error(`tenant ${key.tenantId} has unknown plan ${key.planId}`);
+    return {
+      keyId: key.keyId,
+      projectId: key.projectId,
+      tenantId: key.tenantId,
+      plan: { ingestBatchesPerSecond: plan.ingestBatchesPerSecond, monthlyEventBudget: plan.monthlyEventBudget },
+    };
   };
 }

@@ -35,6 +35,11 @@ export class TtlCache<V> {
     return pending;
   }
 
+  /** Drops every cached entry whose value matches (e.g. a key that was just deactivated). */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
   private set(key: string, value: V): void {
     if (this.entries.size >= this.options.maxEntries) {
       const oldest = this.entries.keys().next().value;
