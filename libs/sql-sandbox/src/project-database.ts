@@ -1,4 +1,4 @@
-import { identifier, isUuid, raw, sql, type ClickHouseClient } from '@framedeck/clickhouse';
+import { EVENT_INSERT_COLUMNS, identifier, isUuid, raw, sql, type ClickHouseClient } from '@framedeck/clickhouse';
 
 /**
  * Isolation without rewriting the analyst's SQL: each project gets its own ClickHouse
@@ -10,37 +10,7 @@ import { identifier, isUuid, raw, sql, type ClickHouseClient } from '@framedeck/
  * NOTE: FINAL, because at-least-once delivery leaves duplicate rows until merges collapse
  * them (clickhouse/001_events.sql); analysts' counts must not depend on merge timing.
  */
-export const ANALYST_COLUMNS = [
-  'event_id',
-  'event_name',
-  'timestamp',
-  'timestamp_us',
-  'session_id',
-  'player_id',
-  'map_id',
-  'has_position',
-  'position_x',
-  'position_y',
-  'position_z',
-  'fps',
-  'frame_time_ms',
-  'memory_used_bytes',
-  'gpu_time_ms',
-  'attributes.key',
-  'attributes.value',
-  'metrics.key',
-  'metrics.value',
-  'source',
-  'build_id',
-  'platform',
-  'engine_version',
-  'camera_yaw',
-  'camera_pitch',
-  'game_thread_ms',
-  'render_thread_ms',
-  'sdk_version',
-  'received_at',
-] as const;
+export const ANALYST_COLUMNS = EVENT_INSERT_COLUMNS.filter((column) => column !== 'project_id');
 
 const VIEW_COLUMN_NAMES = [...ANALYST_COLUMNS, 'position'];
 
