@@ -21,10 +21,8 @@ import { SteadyLoad } from './support/steady-load.js';
 // Everything runs on a private stack (support/fault-stack.ts): the shared Kafka, ClickHouse,
 // Postgres and Redis are never touched.
 //
-// `npm test` runs the consumer fault only; `npm run test:reliability` (FRAMEDECK_RELIABILITY_FULL=1)
-// runs them all and writes the table to artifacts/reliability/faults.json.
-const FULL = process.env.FRAMEDECK_RELIABILITY_FULL === '1';
-const itFull = it.skipIf(!FULL);
+// Part of `npm test` (about two minutes); `npm run test:reliability` runs the same faults.
+// The table is printed and written to artifacts/reliability/faults.json.
 // A fault run: load, a kill, a restart (Kafka's JVM takes a while on a busy machine), the ledger.
 const FAULT_TIMEOUT_MS = 240_000;
 
@@ -190,7 +188,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'second consumer joins the group mid-stream, then the first is SIGKILLed (rebalance)',
     async () => {
       const kafka = createKafka(kafkaSection(stack.env), createLogger('reliability', 'warn'), '-observer');
@@ -231,7 +229,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'gateway SIGKILLed and restarted (senders retry with the same Idempotency-Key)',
     async () => {
       try {
@@ -243,7 +241,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'Redis SIGKILLed and restarted (limits fail open; nothing refused, nothing lost)',
     async () => {
       try {
@@ -270,7 +268,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'Postgres SIGKILLed and restarted (key lookups 503, senders retry)',
     async () => {
       try {
@@ -288,7 +286,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'ClickHouse SIGKILLed and restarted: the API answers 503 problem+json meanwhile, then recovers',
     async () => {
       const api = () => services.get('api');
@@ -327,7 +325,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     FAULT_TIMEOUT_MS,
   );
 
-  itFull(
+  it(
     'Kafka SIGKILLed and restarted: the gateway answers 503 (never 202) while it is down',
     async () => {
       try {

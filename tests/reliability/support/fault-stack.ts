@@ -84,6 +84,15 @@ export class FaultStack {
     // these ports and this state dir, and each would wipe and SIGKILL the other's stack.
     await acquireLock(LOCK_DIR);
     const stateDir = `${MAIN_STATE_DIR}/reliability`;
+    // A run that crashed may have left its components running: stop what its pid files name,
+    // and never reuse a server found on these ports (it would not be this run's, fresh one).
+    await new FaultStack(stateDir, '').scripts('down.sh', 'kafka', 'clickhouse', 'redis').catch(() => undefined);
+    for (const [name, port] of Object.entries(FAULT_PORTS)) {
+      if (await portOpen(port)) {
+        releaseLock(LOCK_DIR);
+        throw new Error(`port ${port} (${name}) of the fault stack is taken by another process; stop it first`);
+      }
+    }
     rmSync(stateDir, { recursive: true, force: true });
     mkdirSync(`${stateDir}/kafka`, { recursive: true });
     // The Kafka jars the main stack already fetched (install.sh sees their marker and skips).
