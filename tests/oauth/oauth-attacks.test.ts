@@ -217,6 +217,22 @@ describe('refresh tokens', () => {
     expect(newest.body.error).toBe('invalid_grant');
   });
 
+  it('presented twice at the same moment: at most one succeeds, and the family is revoked', async () => {
+    const first = await tokensFor();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => refresh(api.origin, { clientId, refreshToken: first.refresh_token })),
+    );
+    const winners = answers.filter((a) => a.status === 200);
+    expect(winners.length).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.status === 400).every((a) => a.body.error === 'invalid_grant')).toBe(true);
+    for (const winner of winners) {
+      expect((await apiGet(api.origin, '/v1/projects', winner.body.access_token)).status).toBe(401);
+      expect((await refresh(api.origin, { clientId, refreshToken: winner.body.refresh_token })).body.error).toBe(
+        'invalid_grant',
+      );
+    }
+  });
+
   it('cannot be used by another client', async () => {
     const tokens = await tokensFor();
     const other = (await registerClient(api.origin, { client_name: 'Thief' })).clientId;

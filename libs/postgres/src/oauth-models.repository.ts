@@ -50,13 +50,28 @@ export async function findOAuthModelByUid(
   return rows[0];
 }
 
-/** Marks a code or refresh token as used; the library refuses (and revokes) on the next use. */
-export async function consumeOAuthModel(db: Queryable, model: string, id: string): Promise<void> {
-  await db.query(
+/**
+ * Marks a code or refresh token as used, atomically: true when this call consumed it, false
+ * when it was consumed already (by a concurrent request that read it unconsumed at the same
+ * moment) or is gone. The library refuses (and revokes) on any later use.
+ */
+export async function consumeOAuthModel(
+  db: Queryable,
+  model: string,
+  id: string,
+): Promise<{ consumed: boolean; grantId: string | null }> {
+  const { rows } = await db.query<{ grantId: string | null }>(
     `UPDATE oauth_models SET payload = payload || jsonb_build_object('consumed', floor(extract(epoch FROM now()))::bigint)
-      WHERE model = $1 AND id = $2`,
+      WHERE model = $1 AND id = $2 AND NOT payload ? 'consumed'
+      RETURNING grant_id AS "grantId"`,
     [model, id],
   );
+  if (rows[0]) return { consumed: true, grantId: rows[0].grantId };
+  const existing = await db.query<{ grantId: string | null }>(
+    `SELECT grant_id AS "grantId" FROM oauth_models WHERE model = $1 AND id = $2`,
+    [model, id],
+  );
+  return { consumed: false, grantId: existing.rows[0]?.grantId ?? null };
 }
 
 export async function destroyOAuthModel(db: Queryable, model: string, id: string): Promise<void> {

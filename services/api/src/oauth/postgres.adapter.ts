@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import {
   consumeOAuthModel,
+  destroyOAuthGrant,
   destroyOAuthModel,
   destroyOAuthModelsOfGrant,
   findOAuthModel,
@@ -61,8 +62,19 @@ export class PostgresAdapter implements Adapter {
     return undefined; // the device flow is disabled
   }
 
+  /**
+   * The library checks `consumed` and then consumes, in two steps: two requests presenting the
+   * same code or refresh token at the same moment would both pass the check. The update is
+   * atomic, and the request that loses the race is treated as what it is, a replay: the whole
+   * grant is revoked (the winner's new tokens included) and the request gets invalid_grant.
+   */
   async consume(id: string): Promise<void> {
-    await consumeOAuthModel(this.pool, this.model, this.key(id));
+    const { consumed, grantId } = await consumeOAuthModel(this.pool, this.model, this.key(id));
+    if (consumed) return;
+    if (grantId) await destroyOAuthGrant(this.pool, grantId);
+    throw new errors.InvalidGrant(
+      `${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
+    );
   }
 
   async destroy(id: string): Promise<void> {
