@@ -5,8 +5,10 @@
 //   node infra/local/run-services.mjs [--seed-demo]
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { addressesSection, listenSection } from '../../libs/config/dist/index.js';
+import { renderWorldMapPng, WORLD } from '../../libs/sender/dist/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stateDir = process.env.FRAMEDECK_STATE_DIR || `${root}.state`;
@@ -30,14 +32,31 @@ function startService(service) {
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  // Both streams feed one file: neither may end it when it closes first.
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  child.once('close', () => out.end());
   child.on('exit', (code, signal) => {
     children.delete(service.name);
     if (!stopping) console.error(`[framedeck] ${service.name} exited (${signal ?? code}); log: ${logFile}`);
   });
   children.set(service.name, child);
   return logFile;
+}
+
+/** Refuses to start over another instance: its /healthz would pass for ours. */
+async function assertPortsFree() {
+  const taken = [];
+  for (const s of SERVICES) {
+    const free = await new Promise((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(s.port, s.host, () => probe.close(() => resolve(true)));
+    });
+    if (!free) taken.push(`${s.name} (${s.host}:${s.port})`);
+  }
+  if (taken.length > 0) {
+    throw new Error(`ports already in use: ${taken.join(', ')}. Is another \`npm start\` running?`);
+  }
 }
 
 async function waitHealthy(service, logFile, deadlineMs = 60_000) {
@@ -90,13 +109,51 @@ function demoTenant() {
   return { ...demo, reused: false };
 }
 
+const DEMO_MAP_ID = 'dust_valley';
+
 /**
- * Fills a newly created demo project with simulated play (15 minutes of 40 players on the map
- * `dust_valley`, sent through the real ingest gateway), so the dashboard opens on real data.
+ * Makes the demo project show a real heatmap: the simulated world's map image uploaded through
+ * the API (as a studio would), then 15 minutes of 40 simulated players on that map sent
+ * through the real ingest gateway. Runs until it succeeded once (recorded in demo.json), so an
+ * interrupted first start is completed by the next one.
  */
-function seedDemoTelemetry(demo) {
-  console.error('[framedeck] seeding the demo project with simulated telemetry');
-  const args = [
+async function seedDemo(demo, baseUrl) {
+  if (demo.seeded) return;
+  console.error('[framedeck] seeding the demo project: map image and simulated telemetry');
+  try {
+    await uploadDemoMap(demo, baseUrl);
+    execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, ...demoSimulationArgs(demo)], {
+      env: process.env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    writeFileSync(`${stateDir}/demo.json`, JSON.stringify({ ...demo, reused: undefined, seeded: true }, null, 2), {
+      mode: 0o600,
+    });
+  } catch (error) {
+    // Not fatal: the services run; the next `npm start` tries again.
+    console.error(`[framedeck] the demo project was not fully seeded (${error.message}); the next start retries`);
+  }
+}
+
+async function uploadDemoMap(demo, baseUrl) {
+  const form = new FormData();
+  form.set('file', new Blob([renderWorldMapPng(1000)], { type: 'image/png' }), 'dust_valley.png');
+  form.set('name', 'Dust Valley');
+  form.set('mapId', DEMO_MAP_ID);
+  form.set('worldMinX', String(WORLD.minX));
+  form.set('worldMinY', String(WORLD.minY));
+  form.set('worldMaxX', String(WORLD.maxX));
+  form.set('worldMaxY', String(WORLD.maxY));
+  const res = await fetch(`${baseUrl}/v1/maps/upload`, {
+    method: 'POST',
+    headers: { 'x-api-key': demo.keys.readWrite ?? demo.keys.full, 'x-project-id': demo.projectId },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`map upload answered ${res.status}: ${await res.text()}`);
+}
+
+function demoSimulationArgs(demo) {
+  return [
     'simulate',
     '--project',
     demo.projectId,
@@ -106,22 +163,16 @@ function seedDemoTelemetry(demo) {
     '40',
     '--minutes',
     '15',
+    '--map-id',
+    DEMO_MAP_ID,
   ];
-  try {
-    execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, ...args, '--map-id', 'dust_valley'], {
-      env: process.env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  } catch {
-    // Not fatal: the services run; the data can be sent again by hand.
-    console.error(`[framedeck] demo telemetry was not sent; retry with: npx framedeck ${args.join(' ')}`);
-  }
 }
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
 process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
 
 try {
+  await assertPortsFree();
   const logs = SERVICES.map((s) => startService(s));
   await Promise.all(SERVICES.map((s, i) => waitHealthy(s, logs[i])));
   const addresses = addressesSection(process.env);
@@ -136,7 +187,7 @@ try {
   ];
   if (process.argv.includes('--seed-demo')) {
     const demo = demoTenant();
-    if (!demo.reused) seedDemoTelemetry(demo);
+    await seedDemo(demo, addresses.baseUrl);
     lines.push(
       '',
       `Demo tenant ${demo.reused ? '(reused from .state/demo.json)' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,

@@ -15,3 +15,5 @@ export {
 } from './telemetry.sender.js';
 export { FUNNEL, simulateTelemetry, type SimulationOptions } from './simulator/telemetry.simulator.js';
 export { BUILDS, PLATFORMS, REGIONS, WORLD, type Region } from './simulator/world.js';
+export { encodePng } from './simulator/png.js';
+export { renderWorldMapPng } from './simulator/world-map.image.js';
