@@ -134,6 +134,29 @@ describe('erasure', () => {
     expect(rows[0].player_ids).toEqual([]); // the service forgets whom it erased
   });
 
+  it('finishes in the background: a job nobody polls still reaches done and forgets the ids', async () => {
+    const sweeping = await startApi({ env: { FRAMEDECK_API_ERASURE_SWEEP_MS: '200' } });
+    try {
+      await insertEvents(api.clickhouse, events(a.projectId, 'dave', 2));
+      expect(await rowsOf(a.projectId, 'dave')).toBe(2);
+      const res = await erase({ playerIds: ['dave'] });
+      expect(res.status, res.text).toBe(202);
+      const jobId: string = res.body.data.jobId;
+      await waitFor(
+        async () =>
+          (
+            await api.pool.query(`SELECT 1 FROM erasure_jobs WHERE id = $1 AND status = 'done' AND player_ids = '{}'`, [
+              jobId,
+            ])
+          ).rowCount === 1,
+        { timeoutMs: 60_000, what: 'the unpolled erasure job to be done' },
+      );
+      expect(await rowsOf(a.projectId, 'dave')).toBe(0);
+    } finally {
+      await sweeping.close();
+    }
+  });
+
   it('another project’s job is not visible; unknown jobs are 404', async () => {
     const res = await erase({ playerIds: ['carol'] });
     const foreign = await api.request(`/v1/data/erase/${res.body.data.jobId}`, {

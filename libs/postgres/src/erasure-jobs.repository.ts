@@ -40,6 +40,15 @@ export async function getErasureJob(db: Queryable, projectId: string, jobId: str
  * Moves a running job from `fromRound` to `fromRound + 1`. False when another poller did it
  * first (the round is the compare-and-set guard, so a round is started once).
  */
+/** Jobs still running, oldest first, across projects (for the background sweep). */
+export async function listRunningErasureJobs(db: Queryable, limit = 100): Promise<ErasureJob[]> {
+  const { rows } = await db.query<ErasureJob>(
+    `SELECT ${JOB_COLUMNS} FROM erasure_jobs WHERE status = 'running' ORDER BY created_at LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
 export async function advanceErasureRound(db: Queryable, jobId: string, fromRound: number): Promise<boolean> {
   const result = await db.query(
     `UPDATE erasure_jobs SET round = round + 1, updated_at = now()

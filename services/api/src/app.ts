@@ -8,6 +8,7 @@ import type { Redis } from '@framedeck/redis';
 import { SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
+import { startErasureSweep } from './analytics/erasure-jobs.service.js';
 import { apiDocsRouter } from './http/api-docs.router.js';
 import { dashboardAssets } from './http/dashboard-assets.js';
 import type { ApiServices } from './http/api-services.js';
@@ -113,10 +114,19 @@ export function buildApp(deps: ApiDeps): ApiApp {
   app.use(notFoundRoute);
 
   app.use(problemHandler(logger));
+  const erasureSweep = startErasureSweep(
+    {
+      pool: deps.pool,
+      clickhouse: deps.clickhouse,
+      onError: (error) => logger.warn({ err: error }, 'erasure sweep failed; retrying on the next tick'),
+    },
+    config.api.erasureSweepMs,
+  );
   return {
     app,
     openApiDocument,
     close: async () => {
+      erasureSweep.stop();
       await Promise.all([apiKeys.close(), identity?.close()]);
     },
   };

@@ -25,6 +25,8 @@ export function apiSection(source: Env) {
       FRAMEDECK_API_KEY_CACHE_MS: env.nonNegativeInt(10_000),
       FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS: env.positiveInt(60_000),
       FRAMEDECK_API_JSON_BODY_LIMIT_BYTES: env.positiveInt(1_048_576),
+      // Running player-erasure jobs are advanced this often even when nobody polls them.
+      FRAMEDECK_API_ERASURE_SWEEP_MS: env.positiveInt(5_000),
     },
     source,
   );
@@ -37,6 +39,7 @@ export function apiSection(source: Env) {
     keyCacheMs: e.FRAMEDECK_API_KEY_CACHE_MS,
     keyLastUsedFlushMs: e.FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS,
     jsonBodyLimitBytes: e.FRAMEDECK_API_JSON_BODY_LIMIT_BYTES,
+    erasureSweepMs: e.FRAMEDECK_API_ERASURE_SWEEP_MS,
   };
 }
 export type ApiSettings = ReturnType<typeof apiSection>;

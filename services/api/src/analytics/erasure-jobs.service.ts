@@ -5,6 +5,7 @@ import {
   createErasureJob,
   finishErasureJob,
   getErasureJob,
+  listRunningErasureJobs,
   type ErasureJob,
   type Pool,
 } from '@framedeck/postgres';
@@ -47,8 +48,8 @@ export async function submitErasure(
 /**
  * The job's state, advanced from what ClickHouse says: a round not started is started; a
  * finished round that left rows (events that arrived after its mutation began) starts the
- * next; a finished round with nothing left marks the job done. Polling drives it, so no
- * background worker is needed and any API instance can answer.
+ * next; a finished round with nothing left marks the job done. Any API instance can answer;
+ * concurrent advances are safe (the next round starts only for the compare-and-set winner).
  */
 export async function pollErasure(
   deps: { pool: Pool; clickhouse: ClickHouseClient },
@@ -73,4 +74,27 @@ export async function pollErasure(
     case 'done':
       return view((await finishErasureJob(deps.pool, job.id)) ?? job);
   }
+}
+
+/**
+ * Advances every running job in the background, so a job nobody polls still reaches "done"
+ * (and forgets its player ids) soon after ClickHouse finished. Every API instance may run
+ * it: advancing is safe to do concurrently.
+ */
+export function startErasureSweep(
+  deps: { pool: Pool; clickhouse: ClickHouseClient; onError: (error: unknown) => void },
+  intervalMs: number,
+): { stop: () => void } {
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return; // a slow sweep is never overlapped by the next
+    sweeping = true;
+    void (async () => {
+      for (const job of await listRunningErasureJobs(deps.pool)) await pollErasure(deps, job.projectId, job.id);
+    })()
+      .catch(deps.onError)
+      .finally(() => (sweeping = false));
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
