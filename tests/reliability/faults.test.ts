@@ -44,6 +44,8 @@ afterAll(async () => {
   if (rows.length) {
     console.log(`\nFaults under load\n${formatFaultTable(rows)}\n(written to ${writeFaultReport(rows)})\n`);
   }
+  // Every component the tests killed is back (infra/local/status.sh on this stack).
+  if (stack) console.log(await stack.status().catch((error: Error) => `status.sh failed: ${error.message}`));
   await services?.stopAll();
   await Promise.allSettled([pool?.end(), clickhouse?.close()]);
   await stack?.stop();
@@ -167,6 +169,28 @@ async function apiGet(path: string, key: string) {
   return { status: res.status, type: res.headers.get('content-type') ?? '', text };
 }
 
+/**
+ * Runs a fault test, then brings every component and service back whatever happened; a
+ * failure of the restore never hides the test's own failure, and a failure shows what the
+ * services said last.
+ */
+async function withRestore(test: () => Promise<void>): Promise<void> {
+  let failure: unknown;
+  try {
+    await test();
+  } catch (error) {
+    failure = error;
+    console.error(`fault test failed; last service output:\n${services.outputTails()}`);
+  }
+  try {
+    await restoreAll();
+  } catch (error) {
+    if (!failure) throw error;
+    console.error('restoring the fault stack after that failure failed too:', error);
+  }
+  if (failure) throw failure;
+}
+
 /** After each fault: every component and service is back, whatever the test did. */
 async function restoreAll(): Promise<void> {
   for (const component of ['postgres', 'redis', 'clickhouse', 'kafka'] as const) {
@@ -179,11 +203,9 @@ describe('faults under load: every acknowledged event stored exactly once after 
   it(
     'consumer SIGKILLed and restarted',
     async () => {
-      try {
+      await withRestore(async () => {
         await underLoad('consumer', () => restartKilledService('consumer', 2_000));
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -195,36 +217,37 @@ describe('faults under load: every acknowledged event stored exactly once after 
       const admin = kafka.admin();
       await admin.connect();
       let second: RunningService | undefined;
-      try {
-        await underLoad('consumer rebalance', async ({ notes }) => {
-          second = await services.startExtraConsumer();
-          // Both members hold partitions: the group shared the topic's partitions between them.
-          const shares = await waitFor(
-            async () => {
-              const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
-              const members = groups[0]?.members ?? [];
-              const counts = members.map((m) => {
-                const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
-                return Object.values(assignment?.assignment ?? {}).reduce((n, p) => n + p.length, 0);
-              });
-              return counts.length === 2 && counts.every((n) => n > 0) && counts;
-            },
-            { timeoutMs: 60_000, intervalMs: 500, what: 'two consumers sharing the partitions' },
-          );
-          notes.push(`partitions per member after the join: ${shares.join(' + ')}`);
-          await new Promise((r) => setTimeout(r, 2_000)); // both consume for a while
-          const killedAt = Date.now();
-          await services.kill('consumer');
-          return { killedAt };
-        });
-        // The survivor now holds every partition.
-        const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
-        expect(groups[0]?.members).toHaveLength(1);
-      } finally {
-        await second?.stop();
-        await admin.disconnect();
-        await restoreAll();
-      }
+      await withRestore(async () => {
+        try {
+          await underLoad('consumer rebalance', async ({ notes }) => {
+            second = await services.startExtraConsumer();
+            // Both members hold partitions: the group shared the topic's partitions between them.
+            const shares = await waitFor(
+              async () => {
+                const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
+                const members = groups[0]?.members ?? [];
+                const counts = members.map((m) => {
+                  const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
+                  return Object.values(assignment?.assignment ?? {}).reduce((n, p) => n + p.length, 0);
+                });
+                return counts.length === 2 && counts.every((n) => n > 0) && counts;
+              },
+              { timeoutMs: 60_000, intervalMs: 500, what: 'two consumers sharing the partitions' },
+            );
+            notes.push(`partitions per member after the join: ${shares.join(' + ')}`);
+            await new Promise((r) => setTimeout(r, 2_000)); // both consume for a while
+            const killedAt = Date.now();
+            await services.kill('consumer');
+            return { killedAt };
+          });
+          // The survivor now holds every partition.
+          const { groups } = await admin.describeGroups([stack.env.FRAMEDECK_KAFKA_CONSUMER_GROUP!]);
+          expect(groups[0]?.members).toHaveLength(1);
+        } finally {
+          await second?.stop();
+          await admin.disconnect();
+        }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -232,11 +255,9 @@ describe('faults under load: every acknowledged event stored exactly once after 
   it(
     'gateway SIGKILLed and restarted (senders retry with the same Idempotency-Key)',
     async () => {
-      try {
+      await withRestore(async () => {
         await underLoad('gateway', () => restartKilledService('gateway', 2_000));
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -244,7 +265,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
   it(
     'Redis SIGKILLed and restarted (limits fail open; nothing refused, nothing lost)',
     async () => {
-      try {
+      await withRestore(async () => {
         await underLoad('redis', async ({ tenant, load, notes }) => {
           let acksWhileDown = 0;
           let apiWhileDown = 0;
@@ -261,9 +282,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
           expect(apiWhileDown).toBe(200);
           return injection;
         });
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -271,7 +290,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
   it(
     'Postgres SIGKILLed and restarted (key lookups 503, senders retry)',
     async () => {
-      try {
+      await withRestore(async () => {
         await underLoad('postgres', async ({ notes, load }) => {
           const injection = await killComponent('postgres', 5_000);
           notes.push(`retries so far: ${JSON.stringify(load.snapshot.retriesByStatus)}`);
@@ -279,9 +298,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
         });
         const last = rows.at(-1)!;
         expect(last.retries['503'] ?? 0).toBeGreaterThan(0); // the outage was felt, not cached away
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -291,7 +308,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
     async () => {
       const api = () => services.get('api');
       const apiPid = api().child.pid;
-      try {
+      await withRestore(async () => {
         await underLoad('clickhouse', async ({ tenant, notes }) => {
           const insights = `/v1/projects/${tenant.projectId}/insights?metric=count&groupBy=day`;
           expect((await apiGet(insights, tenant.keys.read!)).status).toBe(200);
@@ -318,9 +335,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
         expect(services.get('consumer').output()).toContain('insert failed; retrying');
         expect(api().child.pid).toBe(apiPid);
         expect(api().child.exitCode).toBeNull();
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );
@@ -328,7 +343,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
   it(
     'Kafka SIGKILLed and restarted: the gateway answers 503 (never 202) while it is down',
     async () => {
-      try {
+      await withRestore(async () => {
         await underLoad('kafka', async ({ tenant, load, notes }) => {
           // NOTE: a body refused with 503 may still land once Kafka is back (the producer's own
           // retry can outlive the gateway's timeout); SDKs retry it with the same Idempotency-Key
@@ -363,9 +378,7 @@ describe('faults under load: every acknowledged event stored exactly once after 
           );
           return injection;
         });
-      } finally {
-        await restoreAll();
-      }
+      });
     },
     FAULT_TIMEOUT_MS,
   );

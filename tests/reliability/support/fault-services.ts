@@ -27,6 +27,12 @@ export class FaultServices {
   }
 
   async start(name: ServiceName): Promise<RunningService> {
+    // A predecessor that is still alive (e.g. hung after a failed test) would hold the port.
+    const previous = this.running.get(name);
+    if (previous && previous.child.exitCode === null && previous.child.signalCode === null) {
+      previous.child.kill('SIGKILL');
+      await previous.exited;
+    }
     const [service, port] = {
       gateway: () => [startService('ingest-gateway', this.env()), FAULT_PORTS.ingest] as const,
       consumer: () => [startService('events-consumer', this.env()), FAULT_PORTS.consumerHealth] as const,
@@ -65,6 +71,16 @@ export class FaultServices {
       const service = this.running.get(name);
       if (!service || service.child.exitCode !== null || service.child.signalCode !== null) await this.start(name);
     }
+  }
+
+  /** The last lines each service wrote, for a failure message. */
+  outputTails(lines = 25): string {
+    return [...this.running.entries()]
+      .map(
+        ([name, s]) =>
+          `--- ${name} (exit ${s.child.exitCode ?? s.child.signalCode ?? 'running'}):\n${s.output().split('\n').slice(-lines).join('\n')}`,
+      )
+      .join('\n');
   }
 
   async stopAll(): Promise<void> {
