@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { postJson } from '@framedeck/notifications';
@@ -188,6 +188,7 @@ describe('API8 security misconfiguration', () => {
       }),
     ]) {
       expect(res.headers.get('x-powered-by')).toBeNull();
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     }
@@ -219,6 +220,34 @@ describe('API8 security misconfiguration', () => {
     );
     expect(ingest.status).toBe(403);
     expect(ingest.body).not.toContain(a.keys.read!);
+  });
+});
+
+describe('API4 slow clients (slowloris)', () => {
+  it('a client that drips its request headers is disconnected once the headers timeout passes', async () => {
+    const slowGateway = await startGateway({
+      FRAMEDECK_INGEST_PORT: '18097',
+      FRAMEDECK_HTTP_HEADERS_TIMEOUT_MS: '1000',
+    });
+    try {
+      const started = Date.now();
+      const closedAfter = await new Promise<number>((resolve, reject) => {
+        const socket = connect(18097, '127.0.0.1', () => socket.write('POST /v1/events HTTP/1.1\r\nHost: x\r\n'));
+        // One more header line every 300 ms, never the blank line that ends the headers.
+        const drip = setInterval(() => socket.writable && socket.write(`X-Drip-${Date.now()}: 1\r\n`), 300);
+        socket.on('close', () => {
+          clearInterval(drip);
+          resolve(Date.now() - started);
+        });
+        socket.on('error', () => undefined);
+        socket.resume(); // read the server's answer, or its closing the connection is never seen
+        setTimeout(() => reject(new Error('still connected after 8 s')), 8_000).unref();
+      });
+      expect(closedAfter).toBeGreaterThanOrEqual(900);
+      expect(closedAfter).toBeLessThan(4_000);
+    } finally {
+      await slowGateway.stop();
+    }
   });
 });
 

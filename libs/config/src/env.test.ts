@@ -6,7 +6,12 @@ describe('configuration', () => {
   it('uses the local-stack defaults when nothing is set', () => {
     expect(postgresSection({}).url).toBe('postgres://postgres:postgres@127.0.0.1:5432/framedeck');
     expect(kafkaSection({}).brokers).toEqual(['127.0.0.1:9092']);
-    expect(listenSection({}, 'FRAMEDECK_API_PORT', 8080)).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(listenSection({}, 'FRAMEDECK_API_PORT', 8080)).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+    });
   });
 
   it('coerces and validates typed values', () => {

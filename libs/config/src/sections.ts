@@ -108,9 +108,23 @@ export type AddressesConfig = ReturnType<typeof addressesSection>;
 
 /** Where a service listens. Each service names its own port variable. */
 export function listenSection(source: Env, portVariable: string, defaultPort: number) {
-  const { FRAMEDECK_BIND_HOST: host } = readEnv({ FRAMEDECK_BIND_HOST: env.host('127.0.0.1') }, source);
+  const e = readEnv(
+    {
+      FRAMEDECK_BIND_HOST: env.host('127.0.0.1'),
+      // A client gets this long to send its request headers, and this long for the whole
+      // request: slow-drip clients (slowloris) cannot hold connections open for minutes.
+      FRAMEDECK_HTTP_HEADERS_TIMEOUT_MS: env.positiveInt(10_000),
+      FRAMEDECK_HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(60_000),
+    },
+    source,
+  );
   const port = readEnv({ [portVariable]: env.port(defaultPort) }, source)[portVariable] as number;
-  return { host, port };
+  return {
+    host: e.FRAMEDECK_BIND_HOST,
+    port,
+    headersTimeoutMs: e.FRAMEDECK_HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.FRAMEDECK_HTTP_REQUEST_TIMEOUT_MS,
+  };
 }
 export type ListenConfig = ReturnType<typeof listenSection>;
 

@@ -62,14 +62,29 @@ export function serveHealth(
   return true;
 }
 
+/**
+ * Server options every FrameDeck HTTP server uses: bounded time to send headers and the whole
+ * request. Node checks these only every `connectionsCheckingInterval` (30 s by default), so the
+ * check runs at least once a second.
+ */
+export function httpServerOptions(limits: { headersTimeoutMs: number; requestTimeoutMs: number }): http.ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  };
+}
+
 /** A server with only the health endpoints, for services that have no HTTP API of their own. */
 export function startHealthServer(options: {
   host: string;
   port: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   checks: HealthChecks;
   isShuttingDown?: () => boolean;
 }): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(httpServerOptions(options), (req, res) => {
     if (!serveHealth(req, res, options.checks, options.isShuttingDown)) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'not found' }));

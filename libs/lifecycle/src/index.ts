@@ -3,6 +3,7 @@ export { Shutdown } from './shutdown.js';
 export {
   checkReadiness,
   closeServer,
+  httpServerOptions,
   serveHealth,
   startHealthServer,
   type HealthChecks,

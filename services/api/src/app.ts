@@ -99,6 +99,13 @@ export function buildApp(deps: ApiDeps): ApiApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  const https = config.addresses.appOrigin.startsWith('https:');
+  app.use((_req, res, next) => {
+    // No response of ours may be sniffed into another type (e.g. JSON rendered as HTML).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (https) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    next();
+  });
   app.use((req, res, next) => {
     if (!serveHealth(req, res, healthChecks(deps), deps.isShuttingDown)) next();
   });

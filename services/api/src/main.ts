@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { setTimeout } from 'node:timers/promises';
 import { createAdminClient } from '@framedeck/clickhouse';
-import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
+import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
@@ -35,7 +36,9 @@ runMain('api', async () => {
     identity,
     isShuttingDown: () => shutdown.started,
   });
-  const server = api.app.listen(config.listen.port, config.listen.host);
+  const server = http
+    .createServer(httpServerOptions(config.listen), api.app)
+    .listen(config.listen.port, config.listen.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   shutdown
     .add('stop accepting requests', () => closeServer(server))

@@ -6,6 +6,7 @@ import { createEventsHandler, type EventsHandlerDeps } from './ingest/events.han
 export type GatewayDeps = EventsHandlerDeps & {
   checks: HealthChecks;
   isShuttingDown: () => boolean;
+  serverOptions?: http.ServerOptions;
 };
 
 /**
@@ -14,7 +15,7 @@ export type GatewayDeps = EventsHandlerDeps & {
  */
 export function buildGatewayServer(deps: GatewayDeps): http.Server {
   const handleEvents = createEventsHandler(deps);
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(deps.serverOptions ?? {}, (req, res) => {
     if (serveHealth(req, res, deps.checks, deps.isShuttingDown)) return;
     const path = (req.url ?? '').split('?')[0];
     if (path === '/v1/events') {

@@ -1,6 +1,6 @@
 import { ApiKeyLookup } from '@framedeck/accounts';
 import { createKafka } from '@framedeck/kafka';
-import { closeServer, runMain, Shutdown } from '@framedeck/lifecycle';
+import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
@@ -38,6 +38,7 @@ runMain('ingest-gateway', async () => {
   const shutdown = new Shutdown(logger).exitOnSignals();
   const server = buildGatewayServer({
     isShuttingDown: () => shutdown.started,
+    serverOptions: httpServerOptions(config.listen),
     checks: {
       postgres: () => pool.query('SELECT 1'),
       kafka: async () => {
