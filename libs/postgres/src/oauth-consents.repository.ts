@@ -105,6 +105,14 @@ export async function deleteOAuthConsentOf(
   return rows[0]?.grantId;
 }
 
+/**
+ * Removes the consent behind a grant. Bearer tokens are honoured only while their grant's
+ * consent exists, so this kills every token of the grant — even one saved a moment later.
+ */
+export async function deleteOAuthConsentOfGrant(db: Queryable, grantId: string): Promise<void> {
+  await db.query(`DELETE FROM oauth_consents WHERE grant_id = $1`, [grantId]);
+}
+
 /** Consents whose grant is gone (expired, revoked by reuse detection) only take space. */
 export async function deleteOrphanOAuthConsents(db: Queryable): Promise<number> {
   const result = await db.query(

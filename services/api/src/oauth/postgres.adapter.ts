@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import {
   consumeOAuthModel,
+  deleteOAuthConsentOfGrant,
   destroyOAuthGrant,
   destroyOAuthModel,
   destroyOAuthModelsOfGrant,
   findOAuthModel,
   findOAuthModelByUid,
+  inTransaction,
   upsertOAuthModel,
   type Pool,
 } from '@framedeck/postgres';
@@ -66,12 +68,19 @@ export class PostgresAdapter implements Adapter {
    * The library checks `consumed` and then consumes, in two steps: two requests presenting the
    * same code or refresh token at the same moment would both pass the check. The update is
    * atomic, and the request that loses the race is treated as what it is, a replay: the whole
-   * grant is revoked (the winner's new tokens included) and the request gets invalid_grant.
+   * grant is revoked and the request gets invalid_grant. NOTE: the winner may still be saving
+   * its new tokens; removing the grant's consent is what kills those too, since bearer tokens
+   * are honoured only while their consent exists.
    */
   async consume(id: string): Promise<void> {
     const { consumed, grantId } = await consumeOAuthModel(this.pool, this.model, this.key(id));
     if (consumed) return;
-    if (grantId) await destroyOAuthGrant(this.pool, grantId);
+    if (grantId) {
+      await inTransaction(this.pool, async (tx) => {
+        await deleteOAuthConsentOfGrant(tx, grantId);
+        await destroyOAuthGrant(tx, grantId);
+      });
+    }
     throw new errors.InvalidGrant(
       `${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
     );
