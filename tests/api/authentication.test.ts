@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
-import type { BearerGrant, BearerTokenVerifier } from '../../services/api/src/http/principal.js';
+import { FakeBearerVerifier } from './support/fake-bearer-verifier.js';
 import { startApi, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 import { WITH_PROBES } from './support/probe.routes.js';
 
-/** Stands in for the OAuth issue's verifier: tokens are whatever the test registers. */
-class FakeVerifier implements BearerTokenVerifier {
-  readonly tokens = new Map<string, BearerGrant>();
-  async verify(token: string): Promise<BearerGrant | null> {
-    return this.tokens.get(token) ?? null;
-  }
-}
-
-const verifier = new FakeVerifier();
+const verifier = new FakeBearerVerifier();
 let api: TestApi;
 let noVerifier: TestApi;
 let validator: OpenApiValidator;

@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createProjectWithKeys, type BootstrapResult } from '@framedeck/accounts';
 import { projectDatabaseName } from '@framedeck/sql-sandbox';
-import type { BearerGrant, BearerTokenVerifier } from '../../services/api/src/http/principal.js';
+import { FakeBearerVerifier } from '../api/support/fake-bearer-verifier.js';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { OpenApiValidator } from '../api/support/openapi-validator.js';
 import { hostileQueries } from './hostile-queries.js';
 import { dropProjectDatabases, seedSqlFixture } from './sql-fixture.js';
 
 /** POST /v1/query through the real API: who may call it, and what each kind of failure answers. */
-class FakeVerifier implements BearerTokenVerifier {
-  readonly tokens = new Map<string, BearerGrant>();
-  async verify(token: string): Promise<BearerGrant | null> {
-    return this.tokens.get(token) ?? null;
-  }
-}
-
-const verifier = new FakeVerifier();
+const verifier = new FakeBearerVerifier();
 let api: TestApi;
 let validator: OpenApiValidator;
 let tenant: BootstrapResult;
