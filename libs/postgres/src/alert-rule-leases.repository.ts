@@ -1,5 +1,6 @@
 import type { Queryable } from './queryable.js';
-import { THRESHOLD_COLUMNS, type ThresholdProfile } from './threshold-profiles.repository.js';
+import type { ThresholdValues } from '@framedeck/alerts';
+import { THRESHOLD_COLUMNS } from './threshold-profiles.repository.js';
 
 /** Everything the evaluator needs to evaluate one claimed rule. */
 export type LeasedAlertRule = {
@@ -24,7 +25,7 @@ export type LeasedAlertRule = {
     worldMinZ: number | null;
     worldMaxZ: number | null;
   };
-  thresholds: Omit<ThresholdProfile, 'id' | 'name' | 'isDefault' | 'createdAt'>;
+  thresholds: ThresholdValues;
 };
 
 /**

@@ -1,17 +1,11 @@
+import type { ThresholdValues } from '@framedeck/alerts';
 import type { Queryable } from './queryable.js';
 
-export type ThresholdProfile = {
+/** A stored profile: the limits the evaluation maths uses (libs/alerts), plus its identity. */
+export type ThresholdProfile = ThresholdValues & {
   id: string;
   name: string;
   isDefault: boolean;
-  fpsGood: number;
-  fpsWarn: number;
-  frameTimeGoodMs: number;
-  frameTimeWarnMs: number;
-  gpuTimeGoodMs: number;
-  gpuTimeWarnMs: number;
-  memoryGoodMb: number;
-  memoryWarnMb: number;
   createdAt: Date;
 };
 
