@@ -8,8 +8,8 @@ import { stringList } from './sql-lists.js';
  */
 export const ERASURE_LIMITS = { maxPlayers: 500, maxPlayerIdLength: 256 } as const;
 
-/** Every table that holds per-player rows: the events and the player_days rollup (clickhouse/003). */
-export const PLAYER_TABLES = ['events', 'player_days'] as const;
+/** Every table that holds per-player rows: the events and the player_days and player_activity rollups (clickhouse/003, 004). */
+export const PLAYER_TABLES = ['events', 'player_days', 'player_activity'] as const;
 
 export type ErasureTarget = { projectId: string; playerIds: readonly string[]; jobId: string };
 
