@@ -38,17 +38,23 @@ export const HeatmapCellSchema = z
           'the largest avg_frame_time (hot = slow), falling back to event counts when no cell has a frame time.',
       }),
     event_count: z.int().meta({ description: 'Events in the cell.' }),
-    avg_fps: z.number().meta({ description: 'Mean of fps over events with fps > 0 (0 = not collected); 0 when none.' }),
+    avg_fps: z
+      .number()
+      .meta({
+        description: 'Mean of fps over events with fps > 0 (0 = not collected), rounded to 0.001; 0 when none.',
+      }),
     avg_frame_time: z
       .number()
-      .meta({ description: 'Mean frame time in ms over events with frame_time_ms > 0; 0 when none.' }),
+      .meta({
+        description: 'Mean frame time in ms over events with frame_time_ms > 0, rounded to 0.001; 0 when none.',
+      }),
     avg_memory: z.number().meta({
-      description: `Mean memory in MB (1 MB = ${BYTES_PER_MB} bytes, i.e. MiB) over events with memory_used_bytes > 0; 0 when none.`,
+      description: `Mean memory in MB (1 MB = ${BYTES_PER_MB} bytes, i.e. MiB) over events with memory_used_bytes > 0, rounded to 0.001; 0 when none.`,
     }),
     avg_gpu_time: z
       .number()
       .nullable()
-      .meta({ description: 'Mean GPU time in ms over events with gpu_time_ms > 0; null when none.' }),
+      .meta({ description: 'Mean GPU time in ms over events with gpu_time_ms > 0, rounded to 0.001; null when none.' }),
     p95_frame_time: z
       .number()
       .nullable()
