@@ -4,8 +4,8 @@
 // Results: artifacts/bench/query.json. Needs the local stack (npm run stack:up) and a build.
 //
 // Data set: generated inside ClickHouse with INSERT … SELECT FROM numbers() and deterministic
-// pseudo-random expressions (intHash32 of the row number): 30 days, 5 maps, 20 event names,
-// 50,000 players, 5 builds, positions over a 1000 × 1000 world. Not loaded through the ingest
+// pseudo-random expressions (intHash32 of the row number): 30 days of one-hour sessions, 5 maps,
+// 20 event names, 5,000 players, 5 builds, positions over a 1000 × 1000 world. Not loaded through the ingest
 // gateway (bench:ingest measures that path); the load during the "ingesting" phase is direct
 // ClickHouse inserts of 50,000 rows every second (NOTE: not the gateway + consumer pipeline).
 import { execFile, spawn } from 'node:child_process';
@@ -17,6 +17,7 @@ import pg from 'pg';
 import { createAdminClient, literal } from '@framedeck/clickhouse';
 import { clickhouseSection, postgresSection } from '@framedeck/config';
 import { bootstrapTenant, createApiKey } from '@framedeck/accounts';
+import { queryInsights } from '@framedeck/analytics';
 import { createPool, saveMapImage, upsertMap } from '@framedeck/postgres';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,7 +56,7 @@ async function reusableProject() {
   const [row] = await (
     await clickhouse.query({
       query: `SELECT toString(project_id) AS project, count() AS n, toUInt32(now() - min(received_at)) AS age
-                FROM events WHERE sdk_version = 'querybench/1'
+                FROM events WHERE sdk_version = 'querybench/2'
                GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`,
       format: 'JSONEachRow',
     })
@@ -93,24 +94,35 @@ await upsertMap(pool, {
 
 /**
  * The generated rows (deterministic pseudo-random columns of the row number), as a SELECT.
- * `recent`: timestamps of now, for the load inserted during the "ingesting" phase.
+ * Shaped like real telemetry: row n belongs to session n / SESSION_EVENTS, a one-hour session
+ * (one event every 9 s) of one player on one map, platform and build; event names, positions
+ * and frame samples vary per event. 10 M events are then 25,000 sessions of 5,000 players
+ * over 30 days (a playtest or soft launch), a few hundred events per player-day.
+ * `recent`: sessions happening now, for the load inserted during the "ingesting" phase.
  */
+const SESSION_EVENTS = 400;
+const PLAYERS = 5_000;
 function generatedRows(count, offset, { recent = false } = {}) {
-  const h = (salt) => `intHash32(number * ${salt} + ${offset})`;
-  const ts = recent ? 'toUInt64(now())' : `(toUInt64(now()) - ${h(1)} % ${30 * 86400})`;
+  const n = `(number + ${offset})`;
+  const session = `intDiv(${n}, ${SESSION_EVENTS})`;
+  const h = (salt) => `intHash32(${n} * ${salt})`; // per event
+  const hs = (salt) => `intHash32(${session} * ${salt} + 7)`; // per session
+  const player = `(${hs(3)} % ${PLAYERS})`;
+  const start = recent ? 'toUInt64(now())' : `(toUInt64(now()) - 3600 - ${hs(1)} % ${30 * 86400})`;
+  const ts = recent ? start : `(${start} + ${n} % ${SESSION_EVENTS} * 9)`;
   return `SELECT ${literal(projectId)} AS project_id, generateUUIDv4() AS event_id,
       concat('event_', toString(${h(2)} % 20)) AS event_name,
       ${ts} * 1000000 AS timestamp_us, toDateTime(${ts}) AS timestamp,
-      concat('s', toString(${h(3)} % 50000), '-', toString(toDate(toDateTime(${ts})))) AS session_id,
-      concat('p', toString(${h(3)} % 50000)) AS player_id,
+      concat('s', toString(${session})) AS session_id,
+      concat('p', toString(${player})) AS player_id,
       1 AS has_position, (${h(4)} % 100000) / 100 AS position_x, (${h(5)} % 100000) / 100 AS position_y,
-      0 AS position_z, concat('map_', toString(${h(6)} % 5)) AS map_id,
+      0 AS position_z, concat('map_', toString(${hs(6)} % 5)) AS map_id,
       30 + (${h(7)} % 900) / 10 AS fps, 1000 / fps AS frame_time_ms,
       toInt64(1000000000 + ${h(8)} % 3000000000) AS memory_used_bytes,
       if(${h(9)} % 4 = 0, 0, 2 + (${h(9)} % 140) / 10) AS gpu_time_ms,
-      concat('build_', toString(${h(10)} % 5)) AS build_id,
-      ['pc', 'ps5', 'xbox'][${h(11)} % 3 + 1] AS platform,
-      ${recent ? `'querybench-load/1'` : `'querybench/1'`} AS sdk_version, now() AS received_at
+      concat('build_', toString(intDiv(toUInt64(now()) - ${start}, ${6 * 86400}))) AS build_id,
+      ['pc', 'ps5', 'xbox'][intHash32(${player}) % 3 + 1] AS platform,
+      ${recent ? `'querybench-load/2'` : `'querybench/2'`} AS sdk_version, now() AS received_at
     FROM numbers(${count})`;
 }
 const COLUMNS = `project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, has_position,
@@ -203,6 +215,7 @@ const QUERIES = {
   insights: `${base}/insights?metric=count&groupBy=day`,
   insightsByEvent: `${base}/insights?metric=count&groupBy=event_name`,
   insightsPlayers: `${base}/insights?metric=unique_players&groupBy=event_name&days=90`,
+  insightsPlayersByDay: `${base}/insights?metric=unique_players&groupBy=day&days=30`,
   retention: `${base}/retention?period=day&days=30&periods=7`,
   funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
 };
@@ -212,6 +225,7 @@ const CEILINGS = {
   insights: 100,
   insightsByEvent: 100,
   insightsPlayers: 100,
+  insightsPlayersByDay: 100,
   retention: 500,
   funnels: 500,
 };
@@ -229,13 +243,18 @@ const stats = (xs) => ({
 });
 const round = (x) => Math.round(x * 10) / 10;
 
+async function fetchJson(url) {
+  const res = await fetch(url, { headers: { 'x-api-key': key } });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
 async function timeHttp(url, n) {
   const times = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    const res = await fetch(url, { headers: { 'x-api-key': key } });
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+    await fetchJson(url);
     times.push(performance.now() - t);
   }
   return times;
@@ -246,12 +265,21 @@ for (const url of Object.values(QUERIES)) await timeHttp(url, 3);
 
 log(`idle: ${SAMPLES} requests per query through the HTTP API`);
 const idle = {};
-// NOTE: unique players by event name over 90 days scans every row's player_id (seconds here):
-// fewer samples, so the run stays short.
-const SAMPLES_OF = { insightsPlayers: Math.min(SAMPLES, 10) };
 for (const [name, url] of Object.entries(QUERIES)) {
-  idle[name] = stats(await timeHttp(url, SAMPLES_OF[name] ?? SAMPLES));
+  idle[name] = stats(await timeHttp(url, SAMPLES));
   log(name, idle[name]);
+}
+
+// The API's insights read rollups (hashed names, player_activity); on these 10 M rows they
+// must give exactly what the plain query over events gives.
+log('checking the insights rollups against the plain query over events');
+const rollupChecks = {};
+for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsPlayersByDay']) {
+  const params = Object.fromEntries(new URL(QUERIES[name]).searchParams);
+  const q = { projectId, metric: params.metric, groupBy: params.groupBy, days: Number(params.days ?? 30), limit: 10 };
+  const [api, plain] = [await fetchJson(QUERIES[name]), await queryInsights(clickhouse, q, 'events')];
+  rollupChecks[name] = JSON.stringify(api.data) === JSON.stringify(plain);
+  if (!rollupChecks[name]) log(`MISMATCH ${name}`, JSON.stringify(api.data), JSON.stringify(plain));
 }
 
 log(`ingesting ${INGEST_RATE} events/s (direct ClickHouse inserts) while measuring`);
@@ -291,6 +319,10 @@ const PG_QUERIES = {
     GROUP BY 1, 2`,
   insights: `SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS g, count(*) AS v FROM bench_events
     WHERE project_id = $1 AND ts >= now() - interval '30 days' GROUP BY g ORDER BY g DESC LIMIT 10`,
+  insightsByEvent: `SELECT event_name AS g, count(*) AS v FROM bench_events
+    WHERE project_id = $1 AND ts >= now() - interval '30 days' GROUP BY g ORDER BY v DESC, g LIMIT 10`,
+  insightsPlayers: `SELECT event_name AS g, count(DISTINCT player_id) AS v FROM bench_events
+    WHERE project_id = $1 AND ts >= now() - interval '90 days' AND player_id <> '' GROUP BY g ORDER BY v DESC, g LIMIT 10`,
   retention: `WITH p AS (SELECT player_id, date_trunc('day', ts AT TIME ZONE 'UTC') AS d FROM bench_events
                           WHERE project_id = $1 AND player_id <> '' GROUP BY 1, 2),
                    f AS (SELECT player_id, min(d) AS first FROM p GROUP BY 1 HAVING min(d) >= now() - interval '30 days')
@@ -331,7 +363,8 @@ const results = {
     rows: ROWS,
     days: 30,
     maps: 5,
-    players: 50_000,
+    players: PLAYERS,
+    sessionEvents: SESSION_EVENTS,
     generator: 'ClickHouse INSERT … SELECT FROM numbers()',
     loadSeconds: loadSeconds === null ? 'reused' : round(loadSeconds),
   },
@@ -342,6 +375,7 @@ const results = {
       { ...v, ceilingMs: CEILINGS[k], p95ToCeiling: Math.round((v.p95 / CEILINGS[k]) * 100) / 100 },
     ]),
   ),
+  insightsRollupsEqualPlainQuery: rollupChecks,
   whileIngesting: {
     load: `direct ClickHouse inserts of ${INGEST_RATE} rows per second (not the gateway pipeline)`,
     achievedEventsPerSecond: achievedRate,
@@ -389,6 +423,7 @@ for (const [name, v] of Object.entries(results.postgres).filter(([, v]) => typeo
     `${name.padEnd(36)} ${String(v.p50).padStart(7)} ${String(v.postgresP50ToClickHouseApiP50).padStart(10)}×`,
   );
 }
+console.log('\ninsights from rollups = plain query over events:', JSON.stringify(rollupChecks));
 console.log('\nartifacts/bench/query.json');
 await pool.end();
 await clickhouse.close();
