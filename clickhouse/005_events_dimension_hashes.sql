@@ -1,7 +1,7 @@
 -- Hashes of the string columns insights group by, computed once at insert. Measured on 10 M
 -- events (ClickHouse 18.16, 2 cores): a count grouped by event_name takes ~105 ms, grouped by
 -- a UInt64 ~60 ms (reading and hashing the strings is the difference). Count insights group
--- by the hash and look the few names up in player_activity (004).
+-- by the hash and look the few names up in dimension_names (006).
 --
 -- MATERIALIZED: not in the consumer's RowBinary column list nor in SELECT *; parts written
 -- before this migration compute the value on read until they merge.

@@ -87,8 +87,8 @@ type Selected = { g: string; v: number };
  *
  * How the rollups answer exactly what the events would:
  *  - count by a time period: a scan of events (grouping by a Date is already cheap);
- *  - count by a name: events grouped by the name's hash, the names looked up in
- *    player_activity, which holds every name of the project's events;
+ *  - count by a name: events grouped by the name's hash (clickhouse/005), the names looked
+ *    up in dimension_names (006), which holds every name of the project's events;
  *  - unique players: player_activity for the whole days of the range, plus the events of the
  *    first, partial day (the range is rolling: it starts `days` × 24 h before now).
  */
@@ -131,18 +131,17 @@ function eventsQuery(q: InsightsQuery): SqlFragment {
 }
 
 /**
- * Counts per name hash, then the names: the inner GROUP BY runs over millions of rows on a
- * UInt64; the outer one over one row per name (a 64-bit hash collision would merge two names).
+ * Counts per name hash, then the names from dimension_names (clickhouse/006): the inner GROUP
+ * BY runs over millions of rows on a UInt64; the outer one over one row per name (a 64-bit
+ * hash collision would merge two names; a hash without a name would be named '').
  */
 function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy): SqlFragment {
-  const column = GROUP_ON_EVENTS[groupBy];
-  const from = lastDays(q.days, q.now).from;
   return sql`SELECT name AS g, sum(n) AS v
     FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q)} GROUP BY h)
     ANY LEFT JOIN (
-      SELECT DISTINCT cityHash64(${column}) AS h, ${column} AS name
-        FROM player_activity
-       WHERE project_id = toUUID(${q.projectId}) AND day >= toDate(${from})
+      SELECT DISTINCT hash AS h, name
+        FROM dimension_names
+       WHERE project_id = toUUID(${q.projectId}) AND dimension = ${groupBy}
     ) USING h`;
 }
 
