@@ -14,12 +14,24 @@ CREATE TABLE IF NOT EXISTS dimension_names (
 ENGINE = ReplacingMergeTree()
 ORDER BY (project_id, dimension, hash, name);
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS dimension_names_mv TO dimension_names AS
-SELECT DISTINCT project_id, d.1 AS dimension, cityHash64(d.2) AS hash, d.2 AS name
-  FROM events
- ARRAY JOIN [('event_name', event_name), ('map_id', map_id), ('platform', platform), ('build_id', build_id)] AS d;
+-- One view per dimension, grouping each inserted block by the hash column computed at insert:
+-- measured on 1 M rows through clickhouse-client, these cost ~10 % of the insert speed, where
+-- one view with ARRAY JOIN over the four names cost ~50 %. (A view reading player_activity
+-- instead would be cheaper still, but 18.16 does not cascade views.)
+CREATE MATERIALIZED VIEW IF NOT EXISTS dimension_names_event_name_mv TO dimension_names AS
+SELECT project_id, 'event_name' AS dimension, event_name_hash AS hash, any(event_name) AS name
+  FROM events GROUP BY project_id, hash;
+CREATE MATERIALIZED VIEW IF NOT EXISTS dimension_names_map_id_mv TO dimension_names AS
+SELECT project_id, 'map_id' AS dimension, map_id_hash AS hash, any(map_id) AS name
+  FROM events GROUP BY project_id, hash;
+CREATE MATERIALIZED VIEW IF NOT EXISTS dimension_names_platform_mv TO dimension_names AS
+SELECT project_id, 'platform' AS dimension, platform_hash AS hash, any(platform) AS name
+  FROM events GROUP BY project_id, hash;
+CREATE MATERIALIZED VIEW IF NOT EXISTS dimension_names_build_id_mv TO dimension_names AS
+SELECT project_id, 'build_id' AS dimension, build_id_hash AS hash, any(build_id) AS name
+  FROM events GROUP BY project_id, hash;
 
--- Names of events stored before the view existed.
+-- Names of events stored before the views existed.
 INSERT INTO dimension_names
 SELECT DISTINCT project_id, d.1 AS dimension, cityHash64(d.2) AS hash, d.2 AS name
   FROM events
