@@ -38,16 +38,12 @@ export const HeatmapCellSchema = z
           'the largest avg_frame_time (hot = slow), falling back to event counts when no cell has a frame time.',
       }),
     event_count: z.int().meta({ description: 'Events in the cell.' }),
-    avg_fps: z
-      .number()
-      .meta({
-        description: 'Mean of fps over events with fps > 0 (0 = not collected), rounded to 0.001; 0 when none.',
-      }),
-    avg_frame_time: z
-      .number()
-      .meta({
-        description: 'Mean frame time in ms over events with frame_time_ms > 0, rounded to 0.001; 0 when none.',
-      }),
+    avg_fps: z.number().meta({
+      description: 'Mean of fps over events with fps > 0 (0 = not collected), rounded to 0.001; 0 when none.',
+    }),
+    avg_frame_time: z.number().meta({
+      description: 'Mean frame time in ms over events with frame_time_ms > 0, rounded to 0.001; 0 when none.',
+    }),
     avg_memory: z.number().meta({
       description: `Mean memory in MB (1 MB = ${BYTES_PER_MB} bytes, i.e. MiB) over events with memory_used_bytes > 0, rounded to 0.001; 0 when none.`,
     }),
