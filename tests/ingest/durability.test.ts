@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { simulateTelemetry, TelemetrySender, type SentBatch } from '@framedeck/sender';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, type RunningService } from '../support/processes.js';
+import type { RunningService } from '../support/processes.js';
+import { REPO_ROOT, STATE_DIR } from '../support/test-env.js';
 import { connectTestStack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -77,7 +78,7 @@ describe('no loss, no duplicates', () => {
 
   // Only when ClickHouse was started by infra/local (pid file present): never stop a server
   // that someone else runs.
-  const pidFile = `${process.env.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`}/run/clickhouse.pid`;
+  const pidFile = `${STATE_DIR}/run/clickhouse.pid`;
   it.skipIf(!existsSync(pidFile))('survives ClickHouse restarting mid-stream', async () => {
     const tenant = await newTenant(stack.pool);
     const consumer = await startConsumer();

@@ -1,19 +1,17 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { Prng } from '../../libs/sender/src/simulator/prng.js';
 import { uploadMap } from '../analytics/api-helpers.js';
 import { startApi, type ApiResponse, type TestApi } from '../api/support/api-harness.js';
-import { fuzzSeed } from './support/telemetry-fuzz.js';
+import { FUZZ_SEED, RELIABILITY_FULL } from '../support/test-env.js';
 
 // The API's parameter parsing from the attacker's side: random query strings and random JSON
 // bodies. Input can only ever be the caller's fault (4xx) — a 500 means input reached code
 // that did not expect it. Heatmap and insights, the spec's parameter tables, are held to
 // exactly 200/400/404. Seeded: FRAMEDECK_FUZZ_SEED reproduces a run.
-const FULL = process.env.FRAMEDECK_RELIABILITY_FULL === '1';
-const SEED = fuzzSeed(FULL ? randomInt(2 ** 31) : 20_251_121);
-const QUERY_CASES = FULL ? 1_500 : 300;
-const BODY_CASES = FULL ? 600 : 120;
+const QUERY_CASES = RELIABILITY_FULL ? 1_500 : 300;
+const BODY_CASES = RELIABILITY_FULL ? 600 : 120;
 
 let api: TestApi;
 let tenant: BootstrapResult;
@@ -132,14 +130,14 @@ function expectClientError(res: ApiResponse, where: string): void {
   }
 }
 
-describe(`API parameter fuzzing (seed ${SEED})`, () => {
+describe(`API parameter fuzzing (seed ${FUZZ_SEED})`, () => {
   it('heatmap and insights answer random query strings with 200, 400 or 404 only', async () => {
-    const rng = new Prng(SEED);
+    const rng = new Prng(FUZZ_SEED);
     const seen: Record<number, number> = {};
     for (let i = 0; i < QUERY_CASES; i++) {
       const endpoint = rng.chance(0.5) ? 'heatmap' : 'insights';
       const url = `/v1/projects/${tenant.projectId}/${endpoint}?${randomQuery(rng, VALID_QUERIES[endpoint])}`;
-      const where = `seed ${SEED}, case ${i}: GET ${url.slice(0, 300)}`;
+      const where = `seed ${FUZZ_SEED}, case ${i}: GET ${url.slice(0, 300)}`;
       const res = await api.request(url, { key: tenant.keys.read });
       expect([200, 400, 404], `${where}: ${res.status} ${res.text.slice(0, 300)}`).toContain(res.status);
       expectClientError(res, where);
@@ -148,11 +146,11 @@ describe(`API parameter fuzzing (seed ${SEED})`, () => {
     // Valid combinations were drawn too, not only refusals.
     expect(seen[200]).toBeGreaterThan(0);
     expect(seen[400]).toBeGreaterThan(0);
-    console.log(`api query fuzz seed ${SEED}: ${JSON.stringify(seen)}`);
+    console.log(`api query fuzz seed ${FUZZ_SEED}: ${JSON.stringify(seen)}`);
   });
 
   it('every documented operation answers random query strings and JSON bodies without a 5xx', async () => {
-    const rng = new Prng(SEED ^ 0xb0d1);
+    const rng = new Prng(FUZZ_SEED ^ 0xb0d1);
     const operations = Object.entries(api.api.openApiDocument.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ path, method: method.toUpperCase() })))
       .filter(({ path }) => path.startsWith('/v1/') && path !== '/v1/session');
@@ -171,7 +169,7 @@ describe(`API parameter fuzzing (seed ${SEED})`, () => {
       // Bodies mostly without a query string: unknown parameters are refused before the body is read.
       const url = method === 'GET' || rng.chance(0.3) ? `${fill(path)}?${randomQuery(rng)}` : fill(path);
       const json = method === 'GET' ? undefined : randomJson(rng);
-      const where = `seed ${SEED}, case ${i}: ${method} ${url.slice(0, 200)} ${JSON.stringify(json)?.slice(0, 200)}`;
+      const where = `seed ${FUZZ_SEED}, case ${i}: ${method} ${url.slice(0, 200)} ${JSON.stringify(json)?.slice(0, 200)}`;
       const res = await api.request(url, {
         method,
         key: tenant.keys.full,
@@ -181,7 +179,7 @@ describe(`API parameter fuzzing (seed ${SEED})`, () => {
       expectClientError(res, where);
       seen[res.status] = (seen[res.status] ?? 0) + 1;
     }
-    console.log(`api body fuzz seed ${SEED}: ${JSON.stringify(seen)}`);
+    console.log(`api body fuzz seed ${FUZZ_SEED}: ${JSON.stringify(seen)}`);
     expect(api.logs.filter((l) => l.includes('unhandled error'))).toEqual([]);
   });
 });

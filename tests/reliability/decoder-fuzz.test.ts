@@ -1,9 +1,10 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EventsRowBinaryBlock } from '@framedeck/clickhouse';
 import { BatchDecodeError, decodeTelemetryBatch, envelopeHeaders } from '@framedeck/proto';
 import { appendValidEvents, readBatch } from '../../services/events-consumer/src/pipeline/batch.processor.js';
-import { FUZZ_KINDS, fuzzSeed, TelemetryFuzzer } from './support/telemetry-fuzz.js';
+import { FUZZ_KINDS, TelemetryFuzzer } from './support/telemetry-fuzz.js';
+import { FUZZ_SEED, RELIABILITY_FULL } from '../support/test-env.js';
 
 // Decoder-level fuzzing, in process: thousands of hostile TelemetryBatch bodies through the
 // gateway's decode and the consumer's whole per-message path (envelope, decode, validation,
@@ -11,20 +12,18 @@ import { FUZZ_KINDS, fuzzSeed, TelemetryFuzzer } from './support/telemetry-fuzz.
 // rejection, or it is a BatchDecodeError (400 at the gateway, dead-letter in the consumer):
 // nothing else may be thrown, and nothing may take long.
 // Reproduce a failure with FRAMEDECK_FUZZ_SEED=<seed printed in the failure>.
-const FULL = process.env.FRAMEDECK_RELIABILITY_FULL === '1';
-const CASES = FULL ? 20_000 : 4_000;
-const SEED = fuzzSeed(FULL ? randomInt(2 ** 31) : 20_251_121);
+const CASES = RELIABILITY_FULL ? 20_000 : 4_000;
 const PER_CASE_BUDGET_MS = 2_000;
 
-describe(`decoder fuzzing (seed ${SEED}, ${CASES} cases)`, () => {
+describe(`decoder fuzzing (seed ${FUZZ_SEED}, ${CASES} cases)`, () => {
   it('every body decodes into rows and counted rejections, or is a BatchDecodeError; none is slow', () => {
-    const fuzzer = new TelemetryFuzzer(SEED);
+    const fuzzer = new TelemetryFuzzer(FUZZ_SEED);
     const block = new EventsRowBinaryBlock(1 << 20);
     const seen: Record<string, { decoded: number; refused: number }> = {};
     let slowest = { ms: 0, kind: '' };
     for (let i = 0; i < CASES; i++) {
       const { kind, bytes } = fuzzer.next();
-      const where = `seed ${SEED}, case ${i} (${kind}, ${bytes.length} bytes)`;
+      const where = `seed ${FUZZ_SEED}, case ${i} (${kind}, ${bytes.length} bytes)`;
       const started = performance.now();
       let events: number | 'refused';
       try {
@@ -74,7 +73,7 @@ describe(`decoder fuzzing (seed ${SEED}, ${CASES} cases)`, () => {
     expect(seen['truncated']!.refused).toBeGreaterThan(0);
     expect(seen['length-prefix-lie']!.refused).toBeGreaterThan(0);
     console.log(
-      `decoder fuzz seed ${SEED}: ${CASES} cases, slowest ${slowest.ms.toFixed(1)} ms (${slowest.kind})\n` +
+      `decoder fuzz seed ${FUZZ_SEED}: ${CASES} cases, slowest ${slowest.ms.toFixed(1)} ms (${slowest.kind})\n` +
         Object.entries(seen)
           .map(([k, v]) => `  ${k}: ${v.decoded} decoded, ${v.refused} refused`)
           .join('\n'),

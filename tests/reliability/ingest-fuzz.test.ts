@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaSection } from '@framedeck/config';
@@ -8,17 +8,15 @@ import { Prng } from '../../libs/sender/src/simulator/prng.js';
 import { newTenant, postEvents, rawRequest, statusOf, type Tenant } from '../ingest/ingest-harness.js';
 import type { RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { FUZZ_SEED, RELIABILITY_FULL, TEST_ENV } from '../support/test-env.js';
 import { startGateway } from '../ingest/ingest-harness.js';
-import { fuzzSeed, TelemetryFuzzer, type FuzzCase } from './support/telemetry-fuzz.js';
+import { TelemetryFuzzer, type FuzzCase } from './support/telemetry-fuzz.js';
 
 // The gateway from the attacker's side: hostile bodies (support/telemetry-fuzz.ts), damaged
 // gzip and wrong headers over HTTP, and malformed framing over a raw socket. Every request is
 // answered within a bound with a documented status and, on errors, an {"error"} body only;
 // the process stays up and its memory bounded. Seeded: FRAMEDECK_FUZZ_SEED reproduces a run.
-const FULL = process.env.FRAMEDECK_RELIABILITY_FULL === '1';
-const REQUESTS = FULL ? 2_000 : 400;
-const SEED = fuzzSeed(FULL ? randomInt(2 ** 31) : 20_251_121);
+const REQUESTS = RELIABILITY_FULL ? 2_000 : 400;
 const DOCUMENTED = new Set([202, 400, 401, 403, 411, 413, 415, 429, 503]);
 const ANSWER_WITHIN_MS = 10_000;
 const PORT = '18095';
@@ -95,10 +93,10 @@ function rawCases(key: string): { kind: string; bytes: string }[] {
   ];
 }
 
-describe(`ingest gateway fuzzing (seed ${SEED}, ${REQUESTS} requests)`, () => {
+describe(`ingest gateway fuzzing (seed ${FUZZ_SEED}, ${REQUESTS} requests)`, () => {
   it('answers every hostile request promptly with a documented status and an {"error"} body', async () => {
-    const fuzzer = new TelemetryFuzzer(SEED);
-    const rng = new Prng(SEED ^ 0x5eed);
+    const fuzzer = new TelemetryFuzzer(FUZZ_SEED);
+    const rng = new Prng(FUZZ_SEED ^ 0x5eed);
     const rssBefore = rssMegabytes(gateway.child.pid!);
     const statuses: Record<number, number> = {};
     let next = 0;
@@ -113,7 +111,7 @@ describe(`ingest gateway fuzzing (seed ${SEED}, ${REQUESTS} requests)`, () => {
             : roll < 0.35
               ? hostileHeaders(rng, tenant.keys)
               : { 'x-api-key': tenant.keys.ingest };
-        const where = `seed ${SEED}, request ${i} (${fuzz.kind}, ${fuzz.bytes.length} bytes, headers ${JSON.stringify(
+        const where = `seed ${FUZZ_SEED}, request ${i} (${fuzz.kind}, ${fuzz.bytes.length} bytes, headers ${JSON.stringify(
           Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v?.slice(0, 40)])),
         )})`;
         const started = Date.now();
@@ -145,7 +143,7 @@ describe(`ingest gateway fuzzing (seed ${SEED}, ${REQUESTS} requests)`, () => {
     expect((await fetch(`${URL}/healthz`)).status).toBe(200);
     const rssAfter = rssMegabytes(gateway.child.pid!);
     console.log(
-      `ingest fuzz seed ${SEED}: statuses ${JSON.stringify(statuses)}; gateway RSS ${rssBefore.toFixed(0)} -> ${rssAfter.toFixed(0)} MB`,
+      `ingest fuzz seed ${FUZZ_SEED}: statuses ${JSON.stringify(statuses)}; gateway RSS ${rssBefore.toFixed(0)} -> ${rssAfter.toFixed(0)} MB`,
     );
     expect(rssAfter).toBeLessThan(400);
     // The corpus reached both sides: accepted batches and each kind of refusal.

@@ -1,15 +1,15 @@
 import { loadCliConfig } from '../../services/cli/src/config.js';
 import { migrateAll } from '../../services/cli/src/commands/migrate.command.js';
 import { createLogger } from '@framedeck/logging';
-import { TEST_ENV } from './test-env.js';
+import { adoptTestEnv, serviceEnv } from './test-env.js';
 
 /**
  * Runs once before the integration tests: the real stack must be up (npm test starts it via
  * infra/local/up.sh), and the test databases and topics are migrated.
  */
 export default async function setup(): Promise<void> {
-  Object.assign(process.env, TEST_ENV);
-  const config = loadCliConfig({ ...process.env, ...TEST_ENV });
+  adoptTestEnv();
+  const config = loadCliConfig(serviceEnv());
   try {
     await migrateAll(config, createLogger('test-setup', 'warn'));
   } catch (error) {

@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { TEST_ENV } from './test-env.js';
+import { REPO_ROOT, serviceEnv } from './test-env.js';
 import { waitFor } from './wait.js';
-
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type RunningService = {
   child: ChildProcess;
@@ -18,7 +15,7 @@ export type RunningService = {
 /** Starts a built service (services/<name>/dist/main.js) with the test environment. */
 export function startService(name: string, env: Record<string, string> = {}): RunningService {
   const child = spawn(process.execPath, [`${REPO_ROOT}services/${name}/dist/main.js`], {
-    env: { ...process.env, ...TEST_ENV, ...env },
+    env: serviceEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -57,7 +54,7 @@ export function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`${REPO_ROOT}services/cli/bin/framedeck.js`, ...args], {
-      env: { ...process.env, ...TEST_ENV, ...env },
+      env: serviceEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

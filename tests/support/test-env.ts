@@ -1,4 +1,12 @@
+import { randomInt } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import testEnv from './test-env.json' with { type: 'json' };
+
+/**
+ * The test harness's configuration: the one module of tests/ that reads the environment it was
+ * started with (as config.ts is for each service).
+ */
+const harnessEnv = process.env;
 
 /**
  * The environment every integration test (and every service process a test starts) runs
@@ -7,3 +15,36 @@ import testEnv from './test-env.json' with { type: 'json' };
  * The values live in test-env.json so that infra/local/test.sh exports the same ones.
  */
 export const TEST_ENV: Readonly<Record<string, string>> = testEnv;
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Where infra/local keeps data, logs and pid files (FRAMEDECK_STATE_DIR, as the scripts read it). */
+export const STATE_DIR = harnessEnv.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
+
+/** `npm run test:reliability` sets FRAMEDECK_RELIABILITY_FULL=1: more fuzz cases, a fresh seed. */
+export const RELIABILITY_FULL = harnessEnv.FRAMEDECK_RELIABILITY_FULL === '1';
+
+/**
+ * The fuzzers' seed: FRAMEDECK_FUZZ_SEED reproduces a run; otherwise a fresh one in full
+ * reliability runs and a fixed one in `npm test` (so CI is repeatable).
+ */
+export const FUZZ_SEED = harnessEnv.FRAMEDECK_FUZZ_SEED
+  ? Number(harnessEnv.FRAMEDECK_FUZZ_SEED) >>> 0
+  : RELIABILITY_FULL
+    ? randomInt(2 ** 31)
+    : 20_251_121;
+
+/** The environment of a process the harness starts: the harness's own (PATH, HOME, …), then `overrides`. */
+export function inheritedEnv(overrides: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  return { ...harnessEnv, ...overrides };
+}
+
+/** The environment of a service process a test starts: the inherited one, the test values, then `overrides`. */
+export function serviceEnv(overrides: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  return inheritedEnv({ ...TEST_ENV, ...overrides });
+}
+
+/** Makes the test values this process's own environment (vitest's global setup: the workers inherit it). */
+export function adoptTestEnv(): void {
+  Object.assign(harnessEnv, TEST_ENV);
+}

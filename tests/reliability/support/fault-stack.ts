@@ -13,8 +13,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../support/processes.js';
-import { TEST_ENV } from '../../support/test-env.js';
+import { inheritedEnv, REPO_ROOT, serviceEnv, STATE_DIR } from '../../support/test-env.js';
 import { waitFor } from '../../support/wait.js';
 
 const run = promisify(execFile);
@@ -40,7 +39,6 @@ export const FAULT_PORTS = {
 } as const;
 
 const SCRIPTS = `${REPO_ROOT}infra/local`;
-const MAIN_STATE_DIR = process.env.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
 // One fault stack per machine: the ports are fixed. /tmp, not the state dir, so that two
 // clones of the repository (two engineers) also take turns.
 const LOCK_DIR = join(tmpdir(), 'framedeck-reliability-fault-stack.lock');
@@ -83,7 +81,7 @@ export class FaultStack {
     // NOTE: two test runs on one machine (two engineers' `npm test`) would otherwise share
     // these ports and this state dir, and each would wipe and SIGKILL the other's stack.
     await acquireLock(LOCK_DIR);
-    const stateDir = `${MAIN_STATE_DIR}/reliability`;
+    const stateDir = `${STATE_DIR}/reliability`;
     // A run that crashed may have left its components running: stop what its pid files name,
     // and never reuse a server found on these ports (it would not be this run's, fresh one).
     await new FaultStack(stateDir, '').scripts('down.sh', 'kafka', 'clickhouse', 'redis').catch(() => undefined);
@@ -96,14 +94,14 @@ export class FaultStack {
     rmSync(stateDir, { recursive: true, force: true });
     mkdirSync(`${stateDir}/kafka`, { recursive: true });
     // The Kafka jars the main stack already fetched (install.sh sees their marker and skips).
-    symlinkSync(`${MAIN_STATE_DIR}/kafka/libs`, `${stateDir}/kafka/libs`);
+    symlinkSync(`${STATE_DIR}/kafka/libs`, `${stateDir}/kafka/libs`);
     const stack = new FaultStack(stateDir, mkdtempSync(join(tmpdir(), 'framedeck-reliability-pg-')));
     try {
       await stack.initPostgres();
       await stack.restart('postgres');
       await stack.scripts('up.sh', 'redis', 'clickhouse', 'kafka');
       const migrate = await run(process.execPath, [`${REPO_ROOT}services/cli/bin/framedeck.js`, 'migrate'], {
-        env: { ...process.env, ...TEST_ENV, ...stack.env },
+        env: serviceEnv(stack.env),
       });
       if (!migrate.stdout && !migrate.stderr) throw new Error('migrate printed nothing');
       return stack;
@@ -211,8 +209,7 @@ export class FaultStack {
   }
 
   private scriptEnv(): NodeJS.ProcessEnv {
-    return {
-      ...process.env,
+    return inheritedEnv({
       FRAMEDECK_STATE_DIR: this.stateDir,
       FRAMEDECK_POSTGRES_PORT: String(FAULT_PORTS.postgres),
       FRAMEDECK_REDIS_PORT: String(FAULT_PORTS.redis),
@@ -220,7 +217,7 @@ export class FaultStack {
       FRAMEDECK_CLICKHOUSE_TCP_PORT: String(FAULT_PORTS.clickhouseTcp),
       FRAMEDECK_KAFKA_PORT: String(FAULT_PORTS.kafka),
       FRAMEDECK_KAFKA_CONTROLLER_PORT: String(FAULT_PORTS.kafkaController),
-    };
+    });
   }
 
   private async scripts(script: 'up.sh' | 'down.sh', ...components: Component[]): Promise<void> {

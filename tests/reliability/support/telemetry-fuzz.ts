@@ -266,9 +266,3 @@ function float32(value: number): Buffer {
   b.writeFloatLE(value);
   return b;
 }
-
-/** FRAMEDECK_FUZZ_SEED reproduces a run; otherwise `fallback`. */
-export function fuzzSeed(fallback: number): number {
-  const fromEnv = process.env.FRAMEDECK_FUZZ_SEED;
-  return fromEnv ? Number(fromEnv) >>> 0 : fallback >>> 0;
-}
