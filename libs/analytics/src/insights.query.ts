@@ -99,15 +99,11 @@ export async function queryInsights(
 ): Promise<InsightsResult> {
   const byTime = isTimeGrouping(q.groupBy);
   const order = byTime ? raw('g DESC') : raw('v DESC, g ASC');
-  const selected =
-    source === 'events' || (q.metric === 'count' && byTime)
-      ? eventsQuery(q)
-      : q.metric === 'count'
-        ? countByHashedName(q, q.groupBy as NameGroupBy)
-        : uniquePlayersFromActivity(q);
+  // The rolling start, computed once for every part of the query.
+  const from = lastDays(q.days, q.now).from;
   const result = await selectWithTotals<Selected>(
     clickhouse,
-    sql`${selected} GROUP BY g WITH TOTALS ORDER BY ${order} LIMIT ${q.limit}`,
+    sql`${selectGrouped(q, source, from)} GROUP BY g WITH TOTALS ORDER BY ${order} LIMIT ${q.limit}`,
   );
   const rows = result.data.map((r) => ({ group: q.groupBy === 'month' ? r.g.slice(0, 7) : r.g, value: Number(r.v) }));
   if (byTime) rows.reverse();
@@ -118,16 +114,27 @@ export async function queryInsights(
   };
 }
 
-/** The conditions of one query on events: the project, the rolling window, the event name. */
-function eventsWhere(q: InsightsQuery): SqlFragment {
-  const nameFilter = q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
-  return sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))}${nameFilter}`;
+/** Which query answers: see queryInsights. */
+function selectGrouped(q: InsightsQuery, source: InsightsSource, from: Date): SqlFragment {
+  if (source === 'events') return eventsQuery(q, from);
+  if (q.metric === 'unique_players') return uniquePlayersFromActivity(q, from);
+  return isTimeGrouping(q.groupBy) ? eventsQuery(q, from) : countByHashedName(q, q.groupBy, from);
+}
+
+/** The event-name condition, the same on events and on player_activity. */
+function nameFilter(q: InsightsQuery): SqlFragment {
+  return q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
+}
+
+/** The conditions of one query on events: the project, the rolling window from `from`, the event name. */
+function eventsWhere(q: InsightsQuery, from: Date): SqlFragment {
+  return sql`${projectAndWindow(q.projectId, { from })}${nameFilter(q)}`;
 }
 
 /** The plain query: every event of the range, grouped (each caller appends GROUP BY g …). */
-function eventsQuery(q: InsightsQuery): SqlFragment {
+function eventsQuery(q: InsightsQuery, from: Date): SqlFragment {
   const metric = q.metric === 'count' ? raw('count()') : UNIQUE_PLAYERS;
-  return sql`SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, ${metric} AS v FROM events WHERE ${eventsWhere(q)}`;
+  return sql`SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, ${metric} AS v FROM events WHERE ${eventsWhere(q, from)}`;
 }
 
 /**
@@ -135,9 +142,9 @@ function eventsQuery(q: InsightsQuery): SqlFragment {
  * BY runs over millions of rows on a UInt64; the outer one over one row per name (a 64-bit
  * hash collision would merge two names; a hash without a name would be named '').
  */
-function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy): SqlFragment {
+function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy, from: Date): SqlFragment {
   return sql`SELECT name AS g, sum(n) AS v
-    FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q)} GROUP BY h)
+    FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q, from)} GROUP BY h)
     ANY LEFT JOIN (
       SELECT DISTINCT hash AS h, name
         FROM dimension_names
@@ -146,17 +153,15 @@ function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy): SqlFragment 
 }
 
 /** Players per group from the set rollup for whole days, and from events for the partial first day. */
-function uniquePlayersFromActivity(q: InsightsQuery): SqlFragment {
-  const from = lastDays(q.days, q.now).from;
-  const nameFilter = q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
+function uniquePlayersFromActivity(q: InsightsQuery, from: Date): SqlFragment {
   return sql`SELECT g, ${UNIQUE_PLAYERS} AS v
     FROM (
       SELECT ${GROUP_ON_ACTIVITY[q.groupBy]} AS g, player_id
         FROM player_activity
-       WHERE project_id = toUUID(${q.projectId}) AND day > toDate(${from})${nameFilter}
+       WHERE project_id = toUUID(${q.projectId}) AND day > toDate(${from})${nameFilter(q)}
       UNION ALL
       SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, player_id
         FROM events
-       WHERE ${eventsWhere(q)} AND toDate(timestamp) = toDate(${from})
+       WHERE ${eventsWhere(q, from)} AND toDate(timestamp) = toDate(${from})
     )`;
 }
