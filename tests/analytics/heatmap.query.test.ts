@@ -99,6 +99,26 @@ describe('heatmap cells', () => {
     expect(cells[0]!.avg_fps).toBe(45);
   });
 
+  it('averages are rounded to 0.001', async () => {
+    const rounding = randomUUID();
+    const sample = { projectId: rounding, mapId: 'arena', at, position: [0, 0] as [number, number], frameTimeMs: 10 };
+    await insertEvents(clickhouse, [
+      { ...sample, fps: 30, memoryBytes: MB },
+      { ...sample, fps: 31, memoryBytes: MB },
+      { ...sample, fps: 31, memoryBytes: 2 * MB },
+    ]);
+    const [cell] = await queryHeatmap(clickhouse, {
+      projectId: rounding,
+      mapId: 'arena',
+      bounds,
+      cellSize: 25,
+      days: 7,
+      now: NOW,
+    });
+    expect(cell!.avg_fps).toBe(30.667); // 92 / 3
+    expect(cell!.avg_memory).toBe(1.333); // 4 MB / 3
+  });
+
   it('a larger cell size regroups the same events', async () => {
     const cells = await query({ cellSize: 50 });
     expect(cells.map((c) => [c.x, c.y, c.event_count])).toEqual([

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createAdminClient, type ClickHouseClient } from '@framedeck/clickhouse';
 import { INSIGHT_GROUP_BY, INSIGHT_METRICS, queryInsights, type InsightsQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW } from './event-fixtures.js';
@@ -24,6 +24,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await clickhouse.close();
 });
+
+/** A client that keeps the SQL it sends, to see which tables a query path reads. */
+function recordingClient(client: ClickHouseClient): { client: ClickHouseClient; sent: string[] } {
+  const sent: string[] = [];
+  const recording = new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') {
+        return (params: Parameters<ClickHouseClient['query']>[0]) => {
+          sent.push(params.query);
+          return target.query(params);
+        };
+      }
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { client: recording, sent };
+}
 
 const insights = (q: Partial<InsightsQuery>) =>
   queryInsights(clickhouse, { projectId, metric: 'count', groupBy: 'day', days: 30, limit: 10, now: NOW, ...q });
@@ -113,15 +131,23 @@ describe('insights', () => {
     }));
     await insertEvents(clickhouse, fixture);
     await insertEvents(clickhouse, fixture.slice(0, 100)); // a redelivered batch: same rows again
+    const recorded = recordingClient(clickhouse);
     let compared = 0;
     for (const metric of INSIGHT_METRICS)
       for (const groupBy of INSIGHT_GROUP_BY)
         for (const days of [7, 90])
           for (const eventName of [undefined, 'name_3']) {
             const q: InsightsQuery = { projectId: random, metric, groupBy, days, limit: 10, eventName, now: NOW };
-            const fromRollups = await queryInsights(clickhouse, q, 'rollups');
+            const fromRollups = await queryInsights(recorded.client, q, 'rollups');
             expect(fromRollups.rows.length, JSON.stringify(q)).toBeGreaterThan(0);
             expect(fromRollups, JSON.stringify(q)).toEqual(await queryInsights(clickhouse, q, 'events'));
+            // ...and the answer did come from the rollups, not from a plain scan.
+            const text = recorded.sent.splice(0).join('\n');
+            if (metric === 'unique_players') expect(text).toContain('FROM player_activity');
+            else if (!['day', 'week', 'month'].includes(groupBy)) {
+              expect(text).toContain(`${groupBy}_hash`);
+              expect(text).toContain('FROM dimension_names');
+            }
             compared++;
           }
     expect(compared).toBe(2 * 7 * 2 * 2);
