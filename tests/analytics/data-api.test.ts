@@ -46,13 +46,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const rowsOf = async (projectId: string, playerId: string) => {
-  const rs = await api.clickhouse.query({
-    query:
-      sql`SELECT count() AS n FROM events FINAL WHERE project_id = toUUID(${projectId}) AND player_id = ${playerId}`
-        .text,
-    format: 'JSONEachRow',
-  });
-  return Number((await rs.json<{ n: string }>())[0]!.n);
+  const [row] = await api.clickhouse.rows<{ n: string }>(
+    sql`SELECT count() AS n FROM events FINAL WHERE project_id = toUUID(${projectId}) AND player_id = ${playerId}`,
+  );
+  return Number(row!.n);
 };
 
 describe('export', () => {

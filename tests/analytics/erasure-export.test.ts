@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient, sql } from '@framedeck/clickhouse';
+import { createClickHouseWriter, sql } from '@framedeck/clickhouse';
 import { countPlayerRows, erasureProgress, startErasure, streamEvents } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 import { daysBefore, insertEvents, type FixtureEvent } from './event-fixtures.js';
 
-const clickhouse = createAdminClient(testConfig.clickhouse);
+const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const projectA = randomUUID();
 const projectB = randomUUID();
 
@@ -26,13 +26,10 @@ afterAll(async () => {
 });
 
 const countFinal = async (projectId: string, playerId: string) => {
-  const rs = await clickhouse.query({
-    query:
-      sql`SELECT count() AS n FROM events FINAL WHERE project_id = toUUID(${projectId}) AND player_id = ${playerId}`
-        .text,
-    format: 'JSONEachRow',
-  });
-  return Number((await rs.json<{ n: string }>())[0]!.n);
+  const [row] = await clickhouse.rows<{ n: string }>(
+    sql`SELECT count() AS n FROM events FINAL WHERE project_id = toUUID(${projectId}) AND player_id = ${playerId}`,
+  );
+  return Number(row!.n);
 };
 
 describe('erasure', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseWriter } from '@framedeck/clickhouse';
 
 /** The fields a fixture usually sets; everything else gets a neutral default. */
 export type FixtureEvent = {
@@ -59,8 +59,8 @@ export function toRow(e: FixtureEvent): Record<string, unknown> {
 }
 
 /** Inserts fixture events straight into the events table (the ingest path is tested elsewhere). */
-export async function insertEvents(clickhouse: ClickHouseClient, events: readonly FixtureEvent[]): Promise<void> {
-  await clickhouse.insert({ table: 'events', values: events.map(toRow), format: 'JSONEachRow' });
+export async function insertEvents(clickhouse: ClickHouseWriter, events: readonly FixtureEvent[]): Promise<void> {
+  await clickhouse.insertJsonRows('events', events.map(toRow));
 }
 
 export const HOUR = 3_600_000;

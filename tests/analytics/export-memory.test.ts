@@ -11,22 +11,19 @@ beforeAll(async () => {
   api = await startApi();
   tenant = await bootstrapTenant(api.pool, { plan: 'pro' });
   // ~200 bytes of NDJSON per row: the export is ~100 MB, far more than the memory growth allowed below.
-  await api.clickhouse.command({
-    query: sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id,
+  await api.clickhouse
+    .command(sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id,
                  map_id, fps, frame_time_ms, sdk_version, received_at)
                SELECT toUUID(${tenant.projectId}), generateUUIDv4(), concat('event_', toString(number % 50)),
                       (toUInt64(now()) - number % 86400) * 1000000, toDateTime(toUInt64(now()) - number % 86400),
                       concat('session_', toString(number % 5000)), concat('player_', toString(number % 2000)),
                       'arena', 60, 16.6, 'bench/1', now()
-                 FROM numbers(${ROWS})`.text,
-  });
+                 FROM numbers(${ROWS})`);
 }, 120_000);
 
 afterAll(async () => {
   // Fire and forget: the mutation removes the bulk rows in the background.
-  await api.clickhouse.command({
-    query: sql`ALTER TABLE events DELETE WHERE project_id = toUUID(${tenant.projectId})`.text,
-  });
+  await api.clickhouse.command(sql`ALTER TABLE events DELETE WHERE project_id = toUUID(${tenant.projectId})`);
   await api.close();
 });
 

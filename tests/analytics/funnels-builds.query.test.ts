@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { compareBuilds, queryBuilds, queryFunnel } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
 
-const clickhouse = createAdminClient(testConfig.clickhouse);
+const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const funnelProject = randomUUID();
 const buildsProject = randomUUID();
 const MB = 1_048_576;

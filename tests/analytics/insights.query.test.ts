@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient, type ClickHouseClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { INSIGHT_GROUP_BY, INSIGHT_METRICS, queryInsights, type InsightsQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW } from './event-fixtures.js';
 import { playerActivity } from './player-activity.fixture.js';
 
-const clickhouse = createAdminClient(testConfig.clickhouse);
+const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const { projectId, events } = playerActivity();
 const manyMapsProject = randomUUID();
 
@@ -25,15 +25,15 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-/** A client that keeps the SQL it sends, to see which tables a query path reads. */
-function recordingClient(client: ClickHouseClient): { client: ClickHouseClient; sent: string[] } {
+/** A reader that keeps the SQL it sends, to see which tables a query path reads. */
+function recordingClient(reader: ClickHouseReader): { client: ClickHouseReader; sent: string[] } {
   const sent: string[] = [];
-  const recording = new Proxy(client, {
+  const recording = new Proxy(reader, {
     get(target, property) {
-      if (property === 'query') {
-        return (params: Parameters<ClickHouseClient['query']>[0]) => {
-          sent.push(params.query);
-          return target.query(params);
+      if (property === 'rows' || property === 'rowsWithTotals') {
+        return (query: SqlFragment) => {
+          sent.push(query.text);
+          return property === 'rows' ? target.rows(query) : target.rowsWithTotals(query);
         };
       }
       const value: unknown = Reflect.get(target, property);

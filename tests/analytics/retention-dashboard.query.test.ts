@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { queryDashboard, queryRetention } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { insertEvents, NOW } from './event-fixtures.js';
 import { playerActivity } from './player-activity.fixture.js';
 
-const clickhouse = createAdminClient(testConfig.clickhouse);
+const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const { projectId, events } = playerActivity();
 
 beforeAll(async () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const other = await bootstrapTenant(api.pool, { plan: 'pro' });
   const newest = event(t.projectId, now - HOUR, 'p1', 's1');
   const insert = (values: object[], table = 'events') =>
-    api.clickhouse.insert({ table, values, format: 'JSONEachRow' });
+    api.clickhouse.insertJsonRows(table, values as Record<string, unknown>[]);
   await insert([
     newest,
     event(t.projectId, now - 2 * HOUR, 'p2', 's1'),

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLICKHOUSE_MIGRATIONS_DIR, createAdminClient, migrateClickHouse } from '@framedeck/clickhouse';
+import { CLICKHOUSE_MIGRATIONS_DIR, createClickHouseWriter, migrateClickHouse, raw, sql } from '@framedeck/clickhouse';
 import { createPool, ensureDatabase, migratePostgres, POSTGRES_MIGRATIONS_DIR } from '@framedeck/postgres';
 import { testConfig } from '../support/stack.js';
 
@@ -9,10 +9,10 @@ import { testConfig } from '../support/stack.js';
 const suffix = `${Date.now().toString(36)}_${process.pid}`;
 const pgUrl = testConfig.postgres.url.replace(/\/[^/]+$/, `/framedeck_migrate_${suffix}`);
 const chDatabase = `framedeck_migrate_${suffix}`;
-const admin = createAdminClient(testConfig.clickhouse, { database: 'default' });
+const admin = createClickHouseWriter(testConfig.clickhouse, { database: 'default' });
 
 afterAll(async () => {
-  await admin.command({ query: `DROP DATABASE IF EXISTS ${chDatabase}` });
+  await admin.command(raw(`DROP DATABASE IF EXISTS ${chDatabase}`));
   await admin.close();
   const pool = createPool({ ...testConfig.postgres, url: testConfig.postgres.url });
   await pool.query(`DROP DATABASE IF EXISTS framedeck_migrate_${suffix} WITH (FORCE)`);
@@ -79,20 +79,17 @@ describe('Postgres migrations', () => {
 
 describe('ClickHouse migrations', () => {
   it('apply once on a new database, then are skipped', async () => {
-    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${chDatabase}` });
-    const client = createAdminClient(testConfig.clickhouse, { database: chDatabase });
+    await admin.command(raw(`CREATE DATABASE IF NOT EXISTS ${chDatabase}`));
+    const client = createClickHouseWriter(testConfig.clickhouse, { database: chDatabase });
     try {
       const first = await migrateClickHouse(client);
       expect(first.applied).toContain('001_events.sql');
       const second = await migrateClickHouse(client);
       expect(second.applied).toEqual([]);
       expect(second.skipped).toEqual(first.applied);
-      const columns = await (
-        await client.query({
-          query: `SELECT name, type FROM system.columns WHERE database = '${chDatabase}' AND table = 'events'`,
-          format: 'JSONEachRow',
-        })
-      ).json<{ name: string; type: string }>();
+      const columns = await client.rows<{ name: string; type: string }>(
+        sql`SELECT name, type FROM system.columns WHERE database = ${chDatabase} AND table = 'events'`,
+      );
       const types = Object.fromEntries(columns.map((c) => [c.name, c.type]));
       expect(types).toMatchObject({
         project_id: 'UUID',
@@ -112,7 +109,7 @@ describe('ClickHouse migrations', () => {
   it('refuse to run when an applied migration was edited', async () => {
     const dir = await mkdtemp(`${tmpdir()}/ch-migrations-`);
     await cp(CLICKHOUSE_MIGRATIONS_DIR, dir, { recursive: true });
-    const client = createAdminClient(testConfig.clickhouse, { database: chDatabase });
+    const client = createClickHouseWriter(testConfig.clickhouse, { database: chDatabase });
     try {
       await migrateClickHouse(client, dir);
       await writeFile(`${dir}/001_events.sql`, `${await readFile(`${dir}/001_events.sql`, 'utf8')}\n-- edited\n`);

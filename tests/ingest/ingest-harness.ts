@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { bootstrapTenant, type PlanId } from '@framedeck/accounts';
-import { eventIdFor, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
+import { eventIdFor, sql, type ClickHouseWriter, type SqlFragment } from '@framedeck/clickhouse';
 import { encodeTelemetryBatch, type TelemetryEventInput } from '@framedeck/proto';
 import type { SentBatch } from '@framedeck/sender';
 import type { Pool } from '@framedeck/postgres';
@@ -83,9 +83,8 @@ export function statusOf(rawReply: string): number {
   return Number(/^HTTP\/1\.1 (\d{3})/.exec(rawReply)?.[1] ?? 0);
 }
 
-export async function queryRows<T>(clickhouse: ClickHouseClient, query: SqlFragment): Promise<T[]> {
-  const result = await clickhouse.query({ query: query.text, format: 'JSONEachRow' });
-  return result.json<T>();
+export async function queryRows<T>(clickhouse: ClickHouseWriter, query: SqlFragment): Promise<T[]> {
+  return clickhouse.rows<T>(query);
 }
 
 /** Event ids the consumer gives the events of acknowledged batches (see libs/clickhouse event-id). */
@@ -100,7 +99,7 @@ export function ledgerIds(batches: readonly SentBatch[]): Set<string> {
  * acknowledged event present once, nothing else.
  */
 export async function expectExactlyLedger(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseWriter,
   projectId: string,
   ledger: Set<string>,
   timeoutMs = 90_000,
@@ -138,7 +137,7 @@ export type LedgerDiff = {
 };
 
 export async function diffLedger(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseWriter,
   projectId: string,
   ledger: Set<string>,
 ): Promise<LedgerDiff> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AssignerProtocol } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createProjectWithKeys, type BootstrapResult } from '@framedeck/accounts';
-import { createAdminClient, sql, type ClickHouseClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { clickhouseSection, kafkaSection, postgresSection } from '@framedeck/config';
 import { createKafka } from '@framedeck/kafka';
 import { createLogger } from '@framedeck/logging';
@@ -29,13 +29,13 @@ const FAULT_TIMEOUT_MS = 240_000;
 let stack: FaultStack;
 let services: FaultServices;
 let pool: Pool;
-let clickhouse: ClickHouseClient;
+let clickhouse: ClickHouseWriter;
 const rows: FaultRow[] = [];
 
 beforeAll(async () => {
   stack = await FaultStack.start();
   pool = createPool(postgresSection(stack.env));
-  clickhouse = createAdminClient(clickhouseSection(stack.env));
+  clickhouse = createClickHouseWriter(clickhouseSection(stack.env));
   services = new FaultServices(stack);
   await Promise.all([services.start('gateway'), services.start('consumer'), services.start('api')]);
 }, 300_000);

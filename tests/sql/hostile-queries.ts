@@ -14,6 +14,9 @@ export type HostileContext = {
   otherProjectId: string;
 };
 
+/** 18.16 says "Unknown identifier: project_id"; modern servers "Unknown expression identifier `project_id`". */
+const UNKNOWN_PROJECT_ID = /Unknown (expression )?identifier:? `?project_id/;
+
 const notAvailable = (table: string) => new RegExp(`Table ${table.replace(/\./g, '\\.')} is not available`);
 
 export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProjectId }: HostileContext): HostileQuery[] {
@@ -48,11 +51,11 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
     check('unqualified rejection counters', 'SELECT * FROM event_rejections', notAvailable('event_rejections')),
     check('unqualified bookkeeping', 'SELECT * FROM schema_migrations', notAvailable('schema_migrations')),
     check('case variant of the view', 'SELECT * FROM EVENTS', notAvailable('EVENTS')),
-    server('the hidden project column', 'SELECT project_id FROM events', /Unknown identifier: project_id/),
+    server('the hidden project column', 'SELECT project_id FROM events', UNKNOWN_PROJECT_ID),
     server(
       'filtering on another project id',
       `SELECT count() FROM events WHERE project_id = '${otherProjectId}'`,
-      /Unknown identifier: project_id/,
+      UNKNOWN_PROJECT_ID,
     ),
     // ---- subqueries, joins, IN, WITH reaching the raw table ----
     check('comma join', `SELECT * FROM events AS e, ${db}.events AS raw`, notAvailable(`${db}.events`)),
@@ -114,7 +117,7 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
     server(
       'ARRAY JOIN of a table name',
       'SELECT count() FROM events ARRAY JOIN system.one',
-      /No columns in nested table|Unknown identifier/,
+      /No columns in nested table|Unknown identifier|Unknown (expression or table )?(expression )?identifier/,
     ),
     // ---- table functions ----
     check('numbers()', 'SELECT * FROM numbers(10)', /Table functions such as numbers/),

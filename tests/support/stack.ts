@@ -1,4 +1,4 @@
-import { createAdminClient, type ClickHouseClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { clickhouseSection, postgresSection, redisSection } from '@framedeck/config';
 import { createPool, type Pool } from '@framedeck/postgres';
 import { createRedisClient, type Redis } from '@framedeck/redis';
@@ -14,12 +14,12 @@ export const testConfig = {
 /** Clients on the test databases; close them in afterAll. */
 export function connectTestStack(): {
   pool: Pool;
-  clickhouse: ClickHouseClient;
+  clickhouse: ClickHouseWriter;
   redis: Redis;
   close: () => Promise<void>;
 } {
   const pool = createPool(testConfig.postgres);
-  const clickhouse = createAdminClient(testConfig.clickhouse);
+  const clickhouse = createClickHouseWriter(testConfig.clickhouse);
   const redis = createRedisClient(testConfig.redis);
   return {
     pool,

@@ -1,5 +1,4 @@
-import { raw, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { selectRows } from './clickhouse-rows.js';
+import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { BYTES_PER_MB } from './heatmap.query.js';
 import { lastDays, projectAndWindow } from './time-window.js';
 import { compareStats, type MetricComparison, type MetricStats } from './builds.verdict.js';
@@ -24,20 +23,18 @@ export type BuildSummary = {
 export type BuildsQuery = { projectId: string; days: number; limit: number; now?: Date };
 
 /** Build ids that have performance data in the range, most recently seen first. */
-export async function queryBuilds(clickhouse: ClickHouseClient, q: BuildsQuery): Promise<BuildSummary[]> {
-  const rows = await selectRows<BuildSummary>(
-    clickhouse,
-    sql`SELECT build_id AS buildId, count() AS events, countIf(${HAS_SAMPLE}) AS samples,
+export async function queryBuilds(clickhouse: ClickHouseReader, q: BuildsQuery): Promise<BuildSummary[]> {
+  const rows =
+    await clickhouse.rows<BuildSummary>(sql`SELECT build_id AS buildId, count() AS events, countIf(${HAS_SAMPLE}) AS samples,
                arraySort(groupUniqArray(platform)) AS platforms, uniqExact(map_id) AS maps,
-               formatDateTime(min(timestamp), '%Y-%m-%dT%H:%M:%SZ', 'UTC') AS firstSeen,
-               formatDateTime(max(timestamp), '%Y-%m-%dT%H:%M:%SZ', 'UTC') AS lastSeen
+               formatDateTime(min(timestamp), '%FT%TZ', 'UTC') AS firstSeen,
+               formatDateTime(max(timestamp), '%FT%TZ', 'UTC') AS lastSeen
           FROM events
          WHERE ${projectAndWindow(q.projectId, lastDays(q.days, q.now))} AND build_id != ''
          GROUP BY build_id
         HAVING samples > 0
          ORDER BY max(timestamp) DESC, build_id
-         LIMIT ${q.limit}`,
-  );
+         LIMIT ${q.limit}`);
   return rows.map((r) => ({ ...r, platforms: r.platforms.filter((p) => p !== '') }));
 }
 
@@ -132,16 +129,12 @@ function scope(base: StatsRow | undefined, target: StatsRow | undefined, q: Buil
  * samples (values above 0); quantiles are ClickHouse's `quantiles` (reservoir of 8192 values
  * per group, exact below that, linear interpolation).
  */
-export async function compareBuilds(clickhouse: ClickHouseClient, q: BuildsCompareQuery): Promise<BuildComparison> {
+export async function compareBuilds(clickhouse: ClickHouseReader, q: BuildsCompareQuery): Promise<BuildComparison> {
   const where = sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))}
     AND build_id IN (${q.base}, ${q.target}) AND ${HAS_SAMPLE}`;
   const [overall, perMap] = await Promise.all([
-    selectRows<StatsRow>(
-      clickhouse,
-      sql`SELECT build_id, ${statColumns()} FROM events WHERE ${where} GROUP BY build_id`,
-    ),
-    selectRows<StatsRow>(
-      clickhouse,
+    clickhouse.rows<StatsRow>(sql`SELECT build_id, ${statColumns()} FROM events WHERE ${where} GROUP BY build_id`),
+    clickhouse.rows<StatsRow>(
       sql`SELECT build_id, map_id, ${statColumns()} FROM events WHERE ${where} GROUP BY build_id, map_id ORDER BY map_id`,
     ),
   ]);

@@ -1,5 +1,4 @@
-import { sql, type ClickHouseClient } from '@framedeck/clickhouse';
-import { selectRows, selectWithTotals } from './clickhouse-rows.js';
+import { sql, type ClickHouseReader } from '@framedeck/clickhouse';
 import { lastDays, projectAndWindow } from './time-window.js';
 
 export const DASHBOARD_DAYS = [7, 14, 30, 90] as const;
@@ -29,24 +28,26 @@ export type DashboardMetrics = {
 /** Distinct counts use uniqCombined: exact for small sets, HyperLogLog beyond (see insights). */
 const PLAYERS = sql`uniqCombinedIf(player_id, player_id != '')`;
 
-export async function queryDashboard(clickhouse: ClickHouseClient, q: DashboardQuery): Promise<DashboardMetrics> {
+export async function queryDashboard(clickhouse: ClickHouseReader, q: DashboardQuery): Promise<DashboardMetrics> {
   const now = q.now ?? new Date();
   const [series, kpis] = await Promise.all([
-    selectWithTotals<{ date: string; events: number; players: number; sessions: number }>(
-      clickhouse,
-      sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
+    clickhouse.rowsWithTotals<{
+      date: string;
+      events: number;
+      players: number;
+      sessions: number;
+    }>(sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
                  uniqCombined(session_id) AS sessions
             FROM events
            WHERE ${projectAndWindow(q.projectId, lastDays(q.days, now))}
            GROUP BY date WITH TOTALS
-           ORDER BY date`,
-    ),
-    selectRows<{ dau: number; mau: number }>(
-      clickhouse,
-      sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau, ${PLAYERS} AS mau
+           ORDER BY date`),
+    clickhouse.rows<{
+      dau: number;
+      mau: number;
+    }>(sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau, ${PLAYERS} AS mau
             FROM events
-           WHERE ${projectAndWindow(q.projectId, lastDays(30, now))}`,
-    ),
+           WHERE ${projectAndWindow(q.projectId, lastDays(30, now))}`),
   ]);
   const daily = series.data.map((d) => ({
     date: d.date,

@@ -1,5 +1,4 @@
-import { identifier, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { selectRows } from './clickhouse-rows.js';
+import { identifier, sql, type ClickHouseReader, type ClickHouseWriter, type SqlFragment } from '@framedeck/clickhouse';
 import { stringList } from './sql-lists.js';
 
 /**
@@ -29,13 +28,11 @@ function playersCondition(t: Pick<ErasureTarget, 'projectId' | 'playerIds'>): Sq
  * Starts the deletion (a ClickHouse mutation: asynchronous, it rewrites the affected parts in
  * the background). Idempotent: running a round twice deletes nothing more.
  */
-export async function startErasure(clickhouse: ClickHouseClient, t: ErasureTarget, round: number): Promise<void> {
+export async function startErasure(writer: ClickHouseWriter, t: ErasureTarget, round: number): Promise<void> {
   for (const table of PLAYER_TABLES) {
-    await clickhouse.command({
-      query:
-        sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${playersCondition(t)} AND ${erasureMarker(t.jobId, round)} != ''`
-          .text,
-    });
+    await writer.command(
+      sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${playersCondition(t)} AND ${erasureMarker(t.jobId, round)} != ''`,
+    );
   }
 }
 
@@ -56,16 +53,17 @@ export type ErasureProgress =
  * the caller starts another round, so "done" stays true to its word.
  */
 export async function erasureProgress(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseReader,
   t: ErasureTarget,
   round: number,
 ): Promise<ErasureProgress> {
-  const [mutations] = await selectRows<{ mutations: number; pending: number; parts_to_do: number }>(
-    clickhouse,
-    sql`SELECT count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do
+  const [mutations] = await clickhouse.rows<{
+    mutations: number;
+    pending: number;
+    parts_to_do: number;
+  }>(sql`SELECT count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do
           FROM system.mutations
-         WHERE database = currentDatabase() AND position(command, ${erasureMarker(t.jobId, round)}) > 0`,
-  );
+         WHERE database = currentDatabase() AND position(command, ${erasureMarker(t.jobId, round)}) > 0`);
   if (!mutations || Number(mutations.mutations) < PLAYER_TABLES.length) return { state: 'not_started', round };
   if (Number(mutations.pending) > 0) {
     return { state: 'running', round, partsToDo: Number(mutations?.parts_to_do ?? 0) };
@@ -76,13 +74,12 @@ export async function erasureProgress(
 
 /** Rows of these players left in any player table. */
 export async function countPlayerRows(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseReader,
   t: Pick<ErasureTarget, 'projectId' | 'playerIds'>,
 ): Promise<number> {
   let total = 0;
   for (const table of PLAYER_TABLES) {
-    const [row] = await selectRows<{ n: number }>(
-      clickhouse,
+    const [row] = await clickhouse.rows<{ n: number }>(
       sql`SELECT count() AS n FROM ${identifier(table)} WHERE ${playersCondition(t)}`,
     );
     total += Number(row?.n ?? 0);

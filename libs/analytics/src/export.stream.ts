@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { raw, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { ANALYTICS_READ_SETTINGS } from './clickhouse-rows.js';
+import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -17,14 +16,14 @@ export type EventExportQuery = {
  * (ClickHouse 18.16 has no Map type); position is null when the event carried none.
  */
 const EVENT_COLUMNS = raw(`toString(event_id) AS event_id, event_name, timestamp_us,
-  formatDateTime(timestamp, '%Y-%m-%dT%H:%M:%SZ', 'UTC') AS timestamp, session_id, player_id, map_id,
+  formatDateTime(timestamp, '%FT%TZ', 'UTC') AS timestamp, session_id, player_id, map_id,
   if(has_position = 1, position_x, NULL) AS position_x, if(has_position = 1, position_y, NULL) AS position_y,
   if(has_position = 1, position_z, NULL) AS position_z,
   fps, frame_time_ms, memory_used_bytes, gpu_time_ms, game_thread_ms, render_thread_ms, camera_yaw, camera_pitch,
   attributes.key AS attribute_keys, attributes.value AS attribute_values,
   metrics.key AS metric_keys, metrics.value AS metric_values,
   toString(source) AS source, build_id, platform, engine_version, sdk_version,
-  formatDateTime(received_at, '%Y-%m-%dT%H:%M:%SZ', 'UTC') AS received_at`);
+  formatDateTime(received_at, '%FT%TZ', 'UTC') AS received_at`);
 
 function exportQuery(q: EventExportQuery): SqlFragment {
   const from = q.from ? sql` AND timestamp_us >= ${q.from.getTime() * 1000}` : sql``;
@@ -46,7 +45,6 @@ function exportQuery(q: EventExportQuery): SqlFragment {
  * has collapsed yet must not appear twice. No order is promised (FINAL reads partitions in
  * parallel); every line carries timestamp_us.
  */
-export async function streamEvents(clickhouse: ClickHouseClient, q: EventExportQuery): Promise<Readable> {
-  const result = await clickhouse.exec({ query: exportQuery(q).text, clickhouse_settings: ANALYTICS_READ_SETTINGS });
-  return result.stream;
+export function streamEvents(clickhouse: ClickHouseReader, q: EventExportQuery): Promise<Readable> {
+  return clickhouse.stream(exportQuery(q));
 }

@@ -1,5 +1,4 @@
-import { join, raw, sql, type ClickHouseClient } from '@framedeck/clickhouse';
-import { selectRows } from './clickhouse-rows.js';
+import { join, raw, sql, type ClickHouseReader } from '@framedeck/clickhouse';
 import { stringList } from './sql-lists.js';
 import { lastDays, projectAndWindow } from './time-window.js';
 
@@ -39,12 +38,10 @@ export type FunnelResult = { by: FunnelBy; windowSeconds: number; steps: FunnelS
  * first. NOTE: windowFunnel on 18.16 takes a DateTime, so ordering and the window have
  * second precision: two steps in the same second count in either order.
  */
-export async function queryFunnel(clickhouse: ClickHouseClient, q: FunnelQuery): Promise<FunnelResult> {
+export async function queryFunnel(clickhouse: ClickHouseReader, q: FunnelQuery): Promise<FunnelResult> {
   const entity = q.by === 'player' ? raw('player_id') : raw('session_id');
   const conditions = join(q.steps.map((name) => sql`event_name = ${name}`));
-  const rows = await selectRows<{ level: number; entities: number }>(
-    clickhouse,
-    sql`SELECT level, count() AS entities
+  const rows = await clickhouse.rows<{ level: number; entities: number }>(sql`SELECT level, count() AS entities
           FROM (
             SELECT ${entity}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
               FROM events
@@ -53,8 +50,7 @@ export async function queryFunnel(clickhouse: ClickHouseClient, q: FunnelQuery):
              GROUP BY ${entity}
           )
          WHERE level > 0
-         GROUP BY level`,
-  );
+         GROUP BY level`);
   return { by: q.by, windowSeconds: q.windowSeconds, steps: toSteps(q.steps, rows) };
 }
 

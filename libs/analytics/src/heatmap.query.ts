@@ -1,5 +1,4 @@
-import { identifier, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { selectRows } from './clickhouse-rows.js';
+import { identifier, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { lastDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's heatmap parameter table. */
@@ -123,11 +122,9 @@ type CellRow = {
  * between a Kafka redelivery and the next background merge (rare, and bounded to a batch),
  * while FINAL would make every heatmap several times slower.
  */
-export async function queryHeatmap(clickhouse: ClickHouseClient, q: HeatmapQuery): Promise<HeatmapCell[]> {
+export async function queryHeatmap(clickhouse: ClickHouseReader, q: HeatmapQuery): Promise<HeatmapCell[]> {
   const filter = heatmapFilter(q);
-  const rows = await selectRows<CellRow>(
-    clickhouse,
-    // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
+  const rows = await clickhouse.rows<CellRow>( // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
     // Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per
     // value cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
     // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,

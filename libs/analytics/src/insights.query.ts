@@ -1,5 +1,4 @@
-import { raw, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { selectWithTotals } from './clickhouse-rows.js';
+import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { lastDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's insights parameter table. */
@@ -93,7 +92,7 @@ type Selected = { g: string; v: number };
  *    first, partial day (the range is rolling: it starts `days` × 24 h before now).
  */
 export async function queryInsights(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseReader,
   q: InsightsQuery,
   source: InsightsSource = 'rollups',
 ): Promise<InsightsResult> {
@@ -101,8 +100,7 @@ export async function queryInsights(
   const order = byTime ? raw('g DESC') : raw('v DESC, g ASC');
   // The rolling start, computed once for every part of the query.
   const from = lastDays(q.days, q.now).from;
-  const result = await selectWithTotals<Selected>(
-    clickhouse,
+  const result = await clickhouse.rowsWithTotals<Selected>(
     sql`${selectGrouped(q, source, from)} GROUP BY g WITH TOTALS ORDER BY ${order} LIMIT ${q.limit}`,
   );
   const rows = result.data.map((r) => ({ group: q.groupBy === 'month' ? r.g.slice(0, 7) : r.g, value: Number(r.v) }));
@@ -141,15 +139,17 @@ function eventsQuery(q: InsightsQuery, from: Date): SqlFragment {
  * Counts per name hash, then the names from dimension_names (clickhouse/006): the inner GROUP
  * BY runs over millions of rows on a UInt64; the outer one over one row per name (a 64-bit
  * hash collision would merge two names; a hash without a name would be named '').
+ * NOTE: both subqueries carry an alias: modern servers refuse a JOIN of unnamed subqueries
+ * (joined_subquery_requires_alias).
  */
 function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy, from: Date): SqlFragment {
   return sql`SELECT name AS g, sum(n) AS v
-    FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q, from)} GROUP BY h)
+    FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q, from)} GROUP BY h) AS counts
     ANY LEFT JOIN (
       SELECT DISTINCT hash AS h, name
         FROM dimension_names
        WHERE project_id = toUUID(${q.projectId}) AND dimension = ${groupBy}
-    ) USING h`;
+    ) AS names USING h`;
 }
 
 /** Players per group from the set rollup for whole days, and from events for the partial first day. */

@@ -1,5 +1,4 @@
-import { raw, sql, type ClickHouseClient, type SqlFragment } from '@framedeck/clickhouse';
-import { selectRows } from './clickhouse-rows.js';
+import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { lastDays } from './time-window.js';
 
 export const RETENTION_PERIODS = ['day', 'week'] as const;
@@ -62,16 +61,19 @@ function playerDays(source: RetentionSource, projectId: string): SqlFragment {
  * not matter).
  */
 export async function queryRetention(
-  clickhouse: ClickHouseClient,
+  clickhouse: ClickHouseReader,
   q: RetentionQuery,
   source: RetentionSource = 'player_days',
 ): Promise<RetentionResult> {
   const now = q.now ?? new Date();
   const from = lastDays(q.days, now).from;
   const period = PERIOD_NUMBER[q.period];
-  const rows = await selectRows<{ cohort: string; cohort_num: number; n: number; players: number }>(
-    clickhouse,
-    sql`SELECT ${PERIOD_START[q.period]} AS cohort, first AS cohort_num, p - first AS n, count() AS players
+  const rows = await clickhouse.rows<{
+    cohort: string;
+    cohort_num: number;
+    n: number;
+    players: number;
+  }>(sql`SELECT ${PERIOD_START[q.period]} AS cohort, first AS cohort_num, p - first AS n, count() AS players
           FROM (
             SELECT player_id, min(${period}) AS first, groupUniqArray(${period}) AS ps, min(day) AS first_day
               FROM (${playerDays(source, q.projectId)})
@@ -81,15 +83,14 @@ export async function queryRetention(
           ARRAY JOIN ps AS p
          WHERE p - first <= ${q.k}
          GROUP BY cohort, cohort_num, n
-         ORDER BY cohort, n`,
-  );
+         ORDER BY cohort, n`);
   const nowNum = await currentPeriod(clickhouse, q.period, now);
   return { period: q.period, k: q.k, cohorts: toCohorts(rows, q.k, nowNum) };
 }
 
-async function currentPeriod(clickhouse: ClickHouseClient, period: RetentionPeriod, now: Date): Promise<number> {
+async function currentPeriod(clickhouse: ClickHouseReader, period: RetentionPeriod, now: Date): Promise<number> {
   const fn = period === 'day' ? raw('toRelativeDayNum') : raw('toRelativeWeekNum');
-  const [row] = await selectRows<{ p: number }>(clickhouse, sql`SELECT ${fn}(${now}) AS p`);
+  const [row] = await clickhouse.rows<{ p: number }>(sql`SELECT ${fn}(${now}) AS p`);
   return Number(row!.p);
 }
 

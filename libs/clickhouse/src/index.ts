@@ -1,7 +1,23 @@
-export { createAdminClient, createSandboxClient, ensureClickHouseDatabase, type ClickHouseClient } from './client.js';
+export { openConnection, type ClickHouseClient, type ConnectionOptions } from './connection.js';
+export { engineFromVersion, type ServerEngine } from './server-engine.js';
+export { ClickHouseReader, createClickHouseReader, READ_SETTINGS, type RowsWithTotals } from './reader.js';
+export { ClickHouseWriter, createClickHouseWriter, ensureClickHouseDatabase } from './writer.js';
+export { retryRead, retryWrite, type RetryOptions } from './retry.js';
 export { CLICKHOUSE_MIGRATIONS_DIR, migrateClickHouse, splitStatements } from './migrations.js';
-export { identifier, join, literal, quoteString, raw, sql, type SqlFragment, type SqlValue } from './sql.js';
-export { isConnectionError, parseClickHouseError, type ClickHouseServerError } from './errors.js';
+export {
+  identifier,
+  join,
+  literal,
+  quoteString,
+  raw,
+  renderSql,
+  sql,
+  type RenderedSql,
+  type SqlFragment,
+  type SqlValue,
+  type ValueBinding,
+} from './sql.js';
+export { isConnectionError, isTransientError, parseClickHouseError, type ClickHouseServerError } from './errors.js';
 export { eventIdFor, isUuid, uuidFromRowBinary, uuidToRowBinary, writeEventId } from './event-id.js';
 export {
   EVENT_INSERT_COLUMNS,
@@ -9,12 +25,5 @@ export {
   type EventBatchContext,
   type EventRowInput,
 } from './events.rowbinary.js';
-export {
-  insertEventRejections,
-  insertEventsBlock,
-  isTransientInsertError,
-  retryInsert,
-  type EventRejectionRow,
-  type RetryOptions,
-} from './events.writer.js';
+export { insertEventRejections, insertEventsBlock, type EventRejectionRow } from './events.writer.js';
 export { queryProjectActivity, queryProjectRejections, type ProjectActivity } from './project-activity.queries.js';

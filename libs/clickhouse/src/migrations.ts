@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { ClickHouseClient } from '@clickhouse/client';
-import { sql } from './sql.js';
+import { raw, sql } from './sql.js';
+import type { ClickHouseWriter } from './writer.js';
 
 /** clickhouse/ at the repository root: ordered, frozen, plain .sql files. */
 export const CLICKHOUSE_MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
@@ -25,19 +25,16 @@ export function splitStatements(text: string): string[] {
  * statement is written IF NOT EXISTS, so a file interrupted half-way can simply run again.
  */
 export async function migrateClickHouse(
-  client: ClickHouseClient,
+  writer: ClickHouseWriter,
   dir = CLICKHOUSE_MIGRATIONS_DIR,
 ): Promise<{ applied: string[]; skipped: string[] }> {
-  await client.command({
-    query: `CREATE TABLE IF NOT EXISTS schema_migrations (name String, checksum String, applied_at DateTime)
-            ENGINE = ReplacingMergeTree() ORDER BY name`,
-  });
-  const recordedRows = await (
-    await client.query({
-      query: 'SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name',
-      format: 'JSONEachRow',
-    })
-  ).json<{ name: string; checksum: string }>();
+  await writer.command(
+    sql`CREATE TABLE IF NOT EXISTS schema_migrations (name String, checksum String, applied_at DateTime)
+        ENGINE = ReplacingMergeTree() ORDER BY name`,
+  );
+  const recordedRows = await writer.rows<{ name: string; checksum: string }>(
+    sql`SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name`,
+  );
   const recorded = new Map(recordedRows.map((r) => [r.name, r.checksum]));
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
   const result = { applied: [] as string[], skipped: [] as string[] };
@@ -52,17 +49,15 @@ export async function migrateClickHouse(
     }
     for (const statement of splitStatements(text)) {
       try {
-        await client.command({
-          query: statement,
-          clickhouse_settings: { allow_experimental_low_cardinality_type: 1 },
-        });
+        // Migration files are our own frozen text, not input.
+        await writer.command(raw(statement));
       } catch (error) {
         throw new Error(`ClickHouse migration ${file} failed: ${(error as Error).message}`);
       }
     }
-    await client.command({
-      query: sql`INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (${file}, ${checksum}, now())`.text,
-    });
+    await writer.command(
+      sql`INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (${file}, ${checksum}, now())`,
+    );
     result.applied.push(file);
   }
   return result;

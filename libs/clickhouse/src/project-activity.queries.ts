@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseReader } from './reader.js';
 import { sql } from './sql.js';
 
 const DAY_SECONDS = 86_400;
@@ -20,7 +20,7 @@ export type ProjectActivity = {
  * status page must not show inflated counts. Timestamps up to 48 h ahead (accepted by ingest)
  * count as "last 24 h".
  */
-export async function queryProjectActivity(client: ClickHouseClient, projectId: string): Promise<ProjectActivity> {
+export async function queryProjectActivity(reader: ClickHouseReader, projectId: string): Promise<ProjectActivity> {
   const query = sql`
     SELECT
       countIf(timestamp >= now() - ${DAY_SECONDS}) AS events24h,
@@ -30,8 +30,7 @@ export async function queryProjectActivity(client: ClickHouseClient, projectId: 
       uniqExactIf(session_id, timestamp >= now() - ${DAY_SECONDS}) AS sessions24h
     FROM events FINAL
     WHERE project_id = toUUID(${projectId}) AND timestamp >= now() - ${LOOKBACK_SECONDS}`;
-  const result = await client.query({ query: query.text, format: 'JSONEachRow' });
-  const [row] = await result.json<Record<string, string | number>>();
+  const [row] = await reader.rows<Record<string, string | number>>(query);
   const lastEventUs = Number(row?.lastEventUs ?? 0);
   return {
     events24h: Number(row?.events24h ?? 0),
@@ -47,7 +46,7 @@ export async function queryProjectActivity(client: ClickHouseClient, projectId: 
  * Summed with FINAL: a redelivered batch replaces its own counts (see 002_event_rejections).
  */
 export async function queryProjectRejections(
-  client: ClickHouseClient,
+  reader: ClickHouseReader,
   projectId: string,
   sinceDay: string,
 ): Promise<{ reason: string; count: number }[]> {
@@ -57,7 +56,6 @@ export async function queryProjectRejections(
     WHERE project_id = toUUID(${projectId}) AND day >= toDate(${sinceDay})
     GROUP BY reason
     ORDER BY total DESC, reason`;
-  const result = await client.query({ query: query.text, format: 'JSONEachRow' });
-  const rows = await result.json<{ reason: string; total: string | number }>();
+  const rows = await reader.rows<{ reason: string; total: string | number }>(query);
   return rows.map((r) => ({ reason: r.reason, count: Number(r.total) }));
 }

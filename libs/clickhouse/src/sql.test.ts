@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifier, literal, raw, sql } from './sql.js';
+import { identifier, join, literal, raw, renderSql, sql } from './sql.js';
 
 describe('sql binding', () => {
   it('quotes strings so that quotes, backslashes and control bytes cannot end the literal', () => {
@@ -34,5 +34,27 @@ describe('sql binding', () => {
   it('rejects identifiers that are not plain names', () => {
     expect(() => identifier('events; DROP TABLE x')).toThrow();
     expect(() => identifier('a`b')).toThrow();
+  });
+
+  it('sends strings as typed query parameters, and numbers and dates as literals', () => {
+    const names = ['a', "b'"];
+    const q = sql`SELECT 1 FROM events WHERE name = ${"x'; DROP"} AND n > ${5} AND id IN (${join(names.map((n) => sql`${n}`))}) AND has(${names}, p) AND t >= ${new Date(1_700_000_000_000)}`;
+    expect(renderSql(q, 'parameters')).toEqual({
+      query:
+        'SELECT 1 FROM events WHERE name = {p0:String} AND n > 5 AND id IN ({p1:String}, {p2:String}) AND has({p3:Array(String)}, p) AND t >= toDateTime(1700000000)',
+      params: { p0: "x'; DROP", p1: 'a', p2: "b'", p3: ['a', "b'"] },
+    });
+    expect(renderSql(q, 'literals')).toEqual({
+      query:
+        "SELECT 1 FROM events WHERE name = 'x\\'; DROP' AND n > 5 AND id IN ('a', 'b\\'') AND has(['a', 'b\\''], p) AND t >= toDateTime(1700000000)",
+      params: {},
+    });
+  });
+
+  it('numbers parameters in order across nested fragments', () => {
+    const inner = sql`b = ${'2'}`;
+    expect(renderSql(sql`a = ${'1'} AND ${inner} AND c = ${'3'}`, 'parameters').query).toBe(
+      'a = {p0:String} AND b = {p1:String} AND c = {p2:String}',
+    );
   });
 });

@@ -1,21 +1,51 @@
 /**
- * The one place where values become ClickHouse SQL text. ClickHouse 18.16 has no query
- * parameters, so every value bound into a query goes through `literal` (via the `sql` tag).
- * Nothing else in the code base may build SQL by concatenating values.
+ * The one place where values become ClickHouse SQL. Every value interpolated with the `sql`
+ * tag stays a separate, typed piece of the fragment until the query is sent:
+ *  - to a server with query parameters (ClickHouse ≥ 20), strings travel as `{pN:String}` /
+ *    `{pN:Array(String)}` parameters, outside the SQL text (`renderSql(…, 'parameters')`);
+ *  - to ClickHouse 18.16, which has none, and in DDL (a view's or mutation's text is stored
+ *    as written), they are quoted literals (`renderSql(…, 'literals')`, or `.text`).
+ * Numbers, booleans and dates are always literals: they are validated here and cannot carry
+ * SQL. Nothing else in the code base may build SQL by concatenating values.
  */
 
 declare const SQL_FRAGMENT: unique symbol;
-/** SQL text that is already safe to embed (produced by `sql`, `identifier` or `raw`). */
-export type SqlFragment = { readonly [SQL_FRAGMENT]: true; readonly text: string };
 
-const fragment = (text: string): SqlFragment => ({ text }) as SqlFragment;
+/** A string value kept out of the SQL text until rendering (a parameter, or a quoted literal). */
+type BoundString = { readonly bound: string | readonly string[] };
+type Chunk = string | BoundString;
+
+/** SQL produced by `sql`, `identifier`, `raw` or `join`: safe to embed, rendered when sent. */
+export type SqlFragment = {
+  readonly [SQL_FRAGMENT]: true;
+  readonly chunks: readonly Chunk[];
+  /** The fragment with every value as a literal (DDL, ClickHouse 18.16, logs and tests). */
+  readonly text: string;
+};
 
 export type SqlValue = string | number | bigint | boolean | Date | null | SqlFragment | readonly SqlValue[];
 
+/** How values reach the server: inside the text, or as query parameters beside it. */
+export type ValueBinding = 'literals' | 'parameters';
+
+export type RenderedSql = { query: string; params: Record<string, string | readonly string[]> };
+
+function fragment(chunks: readonly Chunk[]): SqlFragment {
+  const frozen = Object.freeze([...chunks]);
+  return {
+    chunks: frozen,
+    get text() {
+      return renderSql(this, 'literals').query;
+    },
+  } as SqlFragment;
+}
+
 function isFragment(value: unknown): value is SqlFragment {
-  return (
-    typeof value === 'object' && value !== null && 'text' in value && !Array.isArray(value) && !(value instanceof Date)
-  );
+  return typeof value === 'object' && value !== null && 'chunks' in value && !Array.isArray(value);
+}
+
+function isStringArray(value: readonly SqlValue[]): value is readonly string[] {
+  return value.every((v) => typeof v === 'string');
 }
 
 /** A quoted string literal: backslash and quote escaped, control bytes as escapes. */
@@ -31,6 +61,7 @@ export function quoteString(value: string): string {
   return `${out}'`;
 }
 
+/** A value as literal SQL text. */
 export function literal(value: SqlValue): string {
   if (value === null) return 'NULL';
   if (isFragment(value)) return value.text;
@@ -54,13 +85,43 @@ export function literal(value: SqlValue): string {
   }
 }
 
-/** Tagged template: every interpolation is bound as a literal (or embedded if it is a fragment). */
+/** The chunks one interpolated value becomes. */
+function chunksOf(value: SqlValue): readonly Chunk[] {
+  if (isFragment(value)) return value.chunks;
+  if (typeof value === 'string') return [{ bound: value }];
+  if (Array.isArray(value) && value.length > 0 && isStringArray(value)) return [{ bound: value }];
+  return [literal(value)];
+}
+
+/** Tagged template: every interpolation is bound as a value (or embedded if it is a fragment). */
 export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): SqlFragment {
-  let text = strings[0] ?? '';
+  const chunks: Chunk[] = [strings[0] ?? ''];
   values.forEach((value, i) => {
-    text += literal(value) + (strings[i + 1] ?? '');
+    chunks.push(...chunksOf(value), strings[i + 1] ?? '');
   });
-  return fragment(text);
+  return fragment(chunks);
+}
+
+/**
+ * The query text and its parameters. With 'parameters', each string value becomes `{pN:…}`
+ * and its value goes in `params` (the client sends them as `param_pN`); with 'literals',
+ * `params` is empty.
+ */
+export function renderSql(query: SqlFragment, binding: ValueBinding): RenderedSql {
+  const params: RenderedSql['params'] = {};
+  let text = '';
+  for (const chunk of query.chunks) {
+    if (typeof chunk === 'string') {
+      text += chunk;
+    } else if (binding === 'literals') {
+      text += literal(chunk.bound as SqlValue);
+    } else {
+      const name = `p${Object.keys(params).length}`;
+      params[name] = chunk.bound;
+      text += typeof chunk.bound === 'string' ? `{${name}:String}` : `{${name}:Array(String)}`;
+    }
+  }
+  return { query: text, params };
 }
 
 /** A back-quoted identifier (database, table, column). */
@@ -68,12 +129,12 @@ export function identifier(name: string): SqlFragment {
   if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) || name.length > 128) {
     throw new TypeError(`not a plain identifier: ${JSON.stringify(name)}`);
   }
-  return fragment(
+  return fragment([
     name
       .split('.')
       .map((part) => `\`${part}\``)
       .join('.'),
-  );
+  ]);
 }
 
 /**
@@ -81,9 +142,9 @@ export function identifier(name: string): SqlFragment {
  * validated enum). Never pass user input here.
  */
 export function raw(text: string): SqlFragment {
-  return fragment(text);
+  return fragment([text]);
 }
 
 export function join(parts: readonly SqlFragment[], separator = ', '): SqlFragment {
-  return fragment(parts.map((p) => p.text).join(separator));
+  return fragment(parts.flatMap((p, i) => (i === 0 ? p.chunks : [separator, ...p.chunks])));
 }

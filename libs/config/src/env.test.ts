@@ -34,6 +34,16 @@ describe('configuration', () => {
     );
   });
 
+  it('defaults the ClickHouse URL from the engine, and refuses an unknown engine', () => {
+    expect(clickhouseSection({}).url).toBe('http://127.0.0.1:8123');
+    expect(clickhouseSection({ FRAMEDECK_CLICKHOUSE_ENGINE: 'modern' }).url).toBe('http://127.0.0.1:8124');
+    expect(
+      clickhouseSection({ FRAMEDECK_CLICKHOUSE_ENGINE: 'modern', FRAMEDECK_CLICKHOUSE_URL: 'https://ch.example:8443' })
+        .url,
+    ).toBe('https://ch.example:8443');
+    expect(() => clickhouseSection({ FRAMEDECK_CLICKHOUSE_ENGINE: 'cloud' })).toThrow(/FRAMEDECK_CLICKHOUSE_ENGINE/);
+  });
+
   it('rejects a database name that is not a plain identifier', () => {
     expect(() => clickhouseSection({ FRAMEDECK_CLICKHOUSE_DATABASE: 'x; DROP TABLE y' })).toThrow(ConfigError);
   });

@@ -55,10 +55,23 @@ export function kafkaSection(source: Env) {
 }
 export type KafkaConfig = ReturnType<typeof kafkaSection>;
 
+/**
+ * The two ClickHouse engines infra/local/ runs side by side: `legacy` (Debian's 18.16 server,
+ * the default) and `modern` (26.x). The engine picks the default URL; code never branches on
+ * this variable, it asks the server what it is (libs/clickhouse server-engine.ts), so
+ * FRAMEDECK_CLICKHOUSE_URL may point at any supported server.
+ */
+export const CLICKHOUSE_ENGINES = ['legacy', 'modern'] as const;
+const CLICKHOUSE_DEFAULT_URLS = { legacy: 'http://127.0.0.1:8123', modern: 'http://127.0.0.1:8124' } as const;
+
 export function clickhouseSection(source: Env) {
+  const { FRAMEDECK_CLICKHOUSE_ENGINE: engine } = readEnv(
+    { FRAMEDECK_CLICKHOUSE_ENGINE: z.enum(CLICKHOUSE_ENGINES).default('legacy') },
+    source,
+  );
   const e = readEnv(
     {
-      FRAMEDECK_CLICKHOUSE_URL: env.url('http://127.0.0.1:8123'),
+      FRAMEDECK_CLICKHOUSE_URL: env.url(CLICKHOUSE_DEFAULT_URLS[engine]),
       FRAMEDECK_CLICKHOUSE_DATABASE: z
         .string()
         .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case identifier')
@@ -71,6 +84,7 @@ export function clickhouseSection(source: Env) {
     source,
   );
   return {
+    engine,
     url: e.FRAMEDECK_CLICKHOUSE_URL,
     database: e.FRAMEDECK_CLICKHOUSE_DATABASE,
     admin: { user: e.FRAMEDECK_CLICKHOUSE_USER, password: e.FRAMEDECK_CLICKHOUSE_PASSWORD },

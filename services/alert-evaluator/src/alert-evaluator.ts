@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
 import type { EvaluatorConfig } from './config.js';
@@ -11,7 +11,7 @@ import { PeriodicTask } from './scheduling/periodic-task.js';
 export type AlertEvaluatorDeps = {
   config: Pick<EvaluatorConfig, 'alerts' | 'notifications' | 'addresses'>;
   pool: Pool;
-  clickhouse: ClickHouseClient;
+  clickhouse: ClickHouseReader;
   logger: Logger;
   clock?: Clock;
   cells?: CellSource;

@@ -1,4 +1,4 @@
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseReader } from '@framedeck/clickhouse';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
@@ -9,7 +9,7 @@ runMain('alert-evaluator', async () => {
   const config = loadEvaluatorConfig();
   const logger = createLogger('alert-evaluator', config.logging.level);
   const pool = createPool(config.postgres);
-  const clickhouse = createAdminClient(config.clickhouse);
+  const clickhouse = createClickHouseReader(config.clickhouse);
 
   const shutdown = new Shutdown(logger).exitOnSignals();
   const health = await startHealthServer({
@@ -18,7 +18,7 @@ runMain('alert-evaluator', async () => {
     checks: {
       postgres: () => pool.query('SELECT 1'),
       clickhouse: async () => {
-        if (!(await clickhouse.ping()).success) throw new Error('ping failed');
+        if (!(await clickhouse.ping())) throw new Error('ping failed');
       },
     },
   });

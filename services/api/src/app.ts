@@ -1,5 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader, ClickHouseWriter } from '@framedeck/clickhouse';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
@@ -28,7 +28,8 @@ export type ApiDeps = {
   logger: Logger;
   pool: Pool;
   redis: Redis;
-  clickhouse: ClickHouseClient;
+  /** Reads for every analytics route; the writer for erasure mutations and the sandbox's per-project views. */
+  clickhouse: { reader: ClickHouseReader; writer: ClickHouseWriter };
   isShuttingDown?: () => boolean;
   /** The OAuth seam: without it, every bearer token is refused with 401. */
   bearerVerifier?: BearerTokenVerifier;
@@ -67,12 +68,13 @@ export function buildApp(deps: ApiDeps): ApiApp {
   );
   const services: ApiServices = {
     pool: deps.pool,
-    clickhouse: deps.clickhouse,
+    clickhouse: deps.clickhouse.reader,
+    clickhouseWriter: deps.clickhouse.writer,
     redis: deps.redis,
     logger,
     config,
     apiKeys,
-    sqlSandbox: loadOnce(() => SqlSandbox.create({ clickhouse: config.clickhouse, admin: deps.clickhouse })),
+    sqlSandbox: loadOnce(() => SqlSandbox.create({ clickhouse: config.clickhouse, admin: deps.clickhouse.writer })),
   };
   const now = deps.now ?? Date.now;
   const rateLimiter = new TenantRateLimiter({
@@ -124,7 +126,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
   const erasureSweep = startErasureSweep(
     {
       pool: deps.pool,
-      clickhouse: deps.clickhouse,
+      clickhouseWriter: deps.clickhouse.writer,
       onError: (error) => logger.warn({ err: error }, 'erasure sweep failed; retrying on the next tick'),
     },
     config.api.erasureSweepMs,
@@ -144,7 +146,7 @@ function healthChecks(deps: ApiDeps): HealthChecks {
     postgres: () => deps.pool.query('SELECT 1'),
     redis: () => deps.redis.ping(),
     clickhouse: async () => {
-      if (!(await deps.clickhouse.ping()).success) throw new Error('ping failed');
+      if (!(await deps.clickhouse.reader.ping())) throw new Error('ping failed');
     },
   };
 }

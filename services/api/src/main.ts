@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { setTimeout } from 'node:timers/promises';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseReader, createClickHouseWriter } from '@framedeck/clickhouse';
 import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createPool } from '@framedeck/postgres';
@@ -15,7 +15,10 @@ runMain('api', async () => {
   const logger = createLogger('api', config.logging.level);
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
-  const clickhouse = createAdminClient(config.clickhouse);
+  const clickhouse = {
+    reader: createClickHouseReader(config.clickhouse),
+    writer: createClickHouseWriter(config.clickhouse),
+  };
 
   // The first requests should count in Redis, not in the in-process fallback the rate limiter
   // uses while Redis is unreachable; start anyway after 2 s if Redis is down.
@@ -43,7 +46,7 @@ runMain('api', async () => {
   shutdown
     .add('stop accepting requests', () => closeServer(server))
     .add('flush api key and OAuth app usage', () => api.close())
-    .add('close clickhouse', () => clickhouse.close())
+    .add('close clickhouse', () => Promise.all([clickhouse.reader.close(), clickhouse.writer.close()]))
     .add('close redis', () => redis.quit())
     .add('close postgres', () => pool.end());
   logger.info({ address: config.addresses.appOrigin }, 'api listening');

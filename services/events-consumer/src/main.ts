@@ -1,4 +1,4 @@
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { createKafka } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
@@ -10,7 +10,7 @@ import { EventsSink } from './sink/events.sink.js';
 runMain('events-consumer', async () => {
   const config = loadConsumerConfig();
   const logger = createLogger('events-consumer', config.logging.level);
-  const clickhouse = createAdminClient(config.clickhouse);
+  const clickhouse = createClickHouseWriter(config.clickhouse);
   const kafka = createKafka(config.kafka, logger, '-consumer');
   const admin = kafka.admin();
   const consumer = kafka.consumer({
@@ -31,7 +31,7 @@ runMain('events-consumer', async () => {
     isShuttingDown: () => shutdown.started,
     checks: {
       clickhouse: async () => {
-        if (!(await clickhouse.ping()).success) throw new Error('ping failed');
+        if (!(await clickhouse.ping())) throw new Error('ping failed');
       },
       kafka: async () => {
         await admin.connect();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseReader, createClickHouseWriter } from '@framedeck/clickhouse';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildApp, type ApiDeps } from '../../../services/api/src/app.js';
@@ -46,7 +46,8 @@ export async function startApi(
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) });
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
-  const clickhouse = createAdminClient(config.clickhouse);
+  const clickhouse = createClickHouseWriter(config.clickhouse);
+  const clickhouseReader = createClickHouseReader(config.clickhouse);
   // Commands sent before the connection is up fail fast (no offline queue) and would be
   // counted by the in-process fallback instead: start with a connected client, when Redis is up.
   await waitFor(() => redis.status === 'ready' || redis.status === 'reconnecting', {
@@ -59,7 +60,7 @@ export async function startApi(
     logger,
     pool,
     redis,
-    clickhouse,
+    clickhouse: { reader: clickhouseReader, writer: clickhouse },
     bearerVerifier: options.bearerVerifier,
     now: options.now,
     routes: options.routes,
@@ -103,7 +104,7 @@ export async function startApi(
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await api.close();
-      await Promise.allSettled([pool.end(), clickhouse.close(), redis.quit()]);
+      await Promise.allSettled([pool.end(), clickhouse.close(), clickhouseReader.close(), redis.quit()]);
     },
   };
 }

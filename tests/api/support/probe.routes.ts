@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sql } from '@framedeck/clickhouse';
 import { problems } from '@framedeck/problem';
 import { defineRoute } from '../../../services/api/src/http/route.js';
 import { API_ROUTES } from '../../../services/api/src/routes/index.js';
@@ -59,7 +60,7 @@ export const PROBE_ROUTES = [
         throw new Error('SELECT secret FROM internal.db-7.framedeck.internal failed at /srv/app.js:12');
       }
       if (query.kind === 'postgres') await services.pool.query('SELECT 1');
-      if (query.kind === 'clickhouse') await services.clickhouse.query({ query: 'SELECT 1' });
+      if (query.kind === 'clickhouse') await services.clickhouse.rows(sql`SELECT 1`);
       return {};
     },
   }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { createAdminClient } from '@framedeck/clickhouse';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildApp } from '../../../services/api/src/app.js';
@@ -32,7 +32,7 @@ export async function startIdentityApi() {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(line) });
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
-  const clickhouse = createAdminClient(config.clickhouse);
+  const clickhouse = createClickHouseWriter(config.clickhouse);
   await waitFor(() => redis.status === 'ready', { timeoutMs: 5_000, intervalMs: 10, what: 'Redis to connect' });
   // Sign-in and registration limits of one test file must not leak into the next run.
   const rateLimitKeyPrefix = `rl-${randomUUID()}:`;
@@ -45,7 +45,15 @@ export async function startIdentityApi() {
     rateLimitKeyPrefix,
     lastUsedFlushMs: 200,
   });
-  const api = buildApp({ config, logger, pool, redis, clickhouse, identity, rateLimitKeyPrefix });
+  const api = buildApp({
+    config,
+    logger,
+    pool,
+    redis,
+    clickhouse: { reader: clickhouse, writer: clickhouse },
+    identity,
+    rateLimitKeyPrefix,
+  });
   server.on('request', api.app);
   return {
     origin,

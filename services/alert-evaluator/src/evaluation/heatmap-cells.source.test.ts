@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader } from '@framedeck/clickhouse';
 import { heatmapCellSource } from './heatmap-cells.source.js';
 
 describe('heatmapCellSource', () => {
   it('turns the heatmap\'s "0 = no sample" averages into null', async () => {
     // One grid cell row as ClickHouse returns it: fps and GPU time never sampled there.
     const clickhouse = {
-      query: async () => ({
-        json: async () => [
-          // cell = cy × (cells along x) + cx: cy 1 × 4 + cx 0
-          { cell: 4, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
-        ],
-      }),
-    } as unknown as ClickHouseClient;
+      rows: async () => [
+        // cell = cy × (cells along x) + cx: cy 1 × 4 + cx 0
+        { cell: 4, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
+      ],
+    } as unknown as ClickHouseReader;
     const cells = await heatmapCellSource(clickhouse)({
       projectId: '0b7c4f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
       mapId: 'dust',

@@ -1,6 +1,6 @@
 import { queryHeatmap, type MapBounds } from '@framedeck/analytics';
 import type { EvaluationCell } from '@framedeck/alerts';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader } from '@framedeck/clickhouse';
 
 export type CellQuery = {
   projectId: string;
@@ -21,7 +21,7 @@ export type CellSource = (query: CellQuery) => Promise<EvaluationCell[]>;
  * NOTE: the heatmap reports 0 for an average with no sample (it only averages values above 0),
  * so 0 is "no data" here, not a measurement.
  */
-export function heatmapCellSource(clickhouse: ClickHouseClient): CellSource {
+export function heatmapCellSource(clickhouse: ClickHouseReader): CellSource {
   return async (q) => {
     const cells = await queryHeatmap(clickhouse, {
       projectId: q.projectId,

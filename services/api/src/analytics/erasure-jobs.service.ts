@@ -1,5 +1,5 @@
 import { erasureProgress, startErasure, type ErasureTarget } from '@framedeck/analytics';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseWriter } from '@framedeck/clickhouse';
 import {
   advanceErasureRound,
   createErasureJob,
@@ -36,12 +36,12 @@ const targetOf = (job: ErasureJob): ErasureTarget => ({
 
 /** Records the job (so it can be polled even if this process stops) and starts round 1. */
 export async function submitErasure(
-  deps: { pool: Pool; clickhouse: ClickHouseClient },
+  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter },
   projectId: string,
   playerIds: readonly string[],
 ): Promise<ErasureJobView> {
   const job = await createErasureJob(deps.pool, projectId, playerIds);
-  await startErasure(deps.clickhouse, targetOf(job), job.round);
+  await startErasure(deps.clickhouseWriter, targetOf(job), job.round);
   return view(job);
 }
 
@@ -52,23 +52,23 @@ export async function submitErasure(
  * concurrent advances are safe (the next round starts only for the compare-and-set winner).
  */
 export async function pollErasure(
-  deps: { pool: Pool; clickhouse: ClickHouseClient },
+  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter },
   projectId: string,
   jobId: string,
 ): Promise<ErasureJobView | undefined> {
   const job = await getErasureJob(deps.pool, projectId, jobId);
   if (!job || job.status === 'done') return job && view(job);
-  const progress = await erasureProgress(deps.clickhouse, targetOf(job), job.round);
+  const progress = await erasureProgress(deps.clickhouseWriter, targetOf(job), job.round);
   switch (progress.state) {
     case 'not_started':
-      await startErasure(deps.clickhouse, targetOf(job), job.round);
+      await startErasure(deps.clickhouseWriter, targetOf(job), job.round);
       return view(job);
     case 'running':
       return view(job);
     case 'needs_round':
       // Only the poller that wins the compare-and-set starts the next round.
       if (await advanceErasureRound(deps.pool, job.id, job.round)) {
-        await startErasure(deps.clickhouse, targetOf(job), job.round + 1);
+        await startErasure(deps.clickhouseWriter, targetOf(job), job.round + 1);
       }
       return view({ ...job, round: job.round + 1 });
     case 'done':
@@ -82,7 +82,7 @@ export async function pollErasure(
  * it: advancing is safe to do concurrently.
  */
 export function startErasureSweep(
-  deps: { pool: Pool; clickhouse: ClickHouseClient; onError: (error: unknown) => void },
+  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter; onError: (error: unknown) => void },
   intervalMs: number,
 ): { stop: () => void } {
   let sweeping = false;

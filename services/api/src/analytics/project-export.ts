@@ -1,7 +1,7 @@
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { streamEvents, type ExportFormat } from '@framedeck/analytics';
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader } from '@framedeck/clickhouse';
 import { listAlertRules, listContentEntries, listMaps, listThresholdProfiles, type Pool } from '@framedeck/postgres';
 import { toMapResponse } from '../maps/map.schema.js';
 
@@ -43,7 +43,7 @@ async function writeLine(out: Writable, value: unknown): Promise<void> {
  * memory stays bounded by the stream buffers whatever the project's size.
  */
 export async function writeProjectExport(
-  deps: { pool: Pool; clickhouse: ClickHouseClient },
+  deps: { pool: Pool; clickhouse: ClickHouseReader },
   q: ProjectExport,
   out: Writable,
 ): Promise<void> {

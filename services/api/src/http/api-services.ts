@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import type { ClickHouseReader, ClickHouseWriter } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
 import type { Redis } from '@framedeck/redis';
@@ -9,7 +9,10 @@ import type { ApiKeyAuthenticator } from './api-key.authenticator.js';
 /** What route handlers may use. Built once by buildApp; handlers never build clients. */
 export type ApiServices = {
   pool: Pool;
-  clickhouse: ClickHouseClient;
+  /** Every analytics read. */
+  clickhouse: ClickHouseReader;
+  /** Erasure mutations only (the sandbox holds its own reference for its per-project views). */
+  clickhouseWriter: ClickHouseWriter;
   redis: Redis;
   logger: Logger;
   config: ApiConfig;

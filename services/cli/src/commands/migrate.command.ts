@@ -1,4 +1,4 @@
-import { createAdminClient, ensureClickHouseDatabase, migrateClickHouse } from '@framedeck/clickhouse';
+import { createClickHouseWriter, ensureClickHouseDatabase, migrateClickHouse } from '@framedeck/clickhouse';
 import { createKafka, ensureTopics } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
 import { createPool, ensureDatabase, migratePostgres } from '@framedeck/postgres';
@@ -14,8 +14,8 @@ export async function migrateAll(config: CliConfig, logger: Logger): Promise<Mig
   const postgres = await migratePostgres(pool).finally(() => pool.end());
 
   await ensureClickHouseDatabase(config.clickhouse);
-  const clickhouseClient = createAdminClient(config.clickhouse);
-  const clickhouse = await migrateClickHouse(clickhouseClient).finally(() => clickhouseClient.close());
+  const writer = createClickHouseWriter(config.clickhouse);
+  const clickhouse = await migrateClickHouse(writer).finally(() => writer.close());
 
   const kafka = await ensureTopics(createKafka(config.kafka, logger, '-migrate'), config.kafka);
   return { postgres, clickhouse, kafka };

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@framedeck/clickhouse';
+import { ClickHouseWriter, type ClickHouseClient } from '@framedeck/clickhouse';
 import { createLogger } from '@framedeck/logging';
 import { telemetry } from '@framedeck/proto';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ function fakeClickHouse(failures = 0) {
       return {};
     },
   };
-  return { client: client as unknown as ClickHouseClient, inserts, attempts: () => attempts };
+  return { client: new ClickHouseWriter(client as unknown as ClickHouseClient), inserts, attempts: () => attempts };
 }
 
 const logger = createLogger('test', 'silent');

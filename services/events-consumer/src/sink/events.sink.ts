@@ -2,8 +2,8 @@ import {
   EventsRowBinaryBlock,
   insertEventRejections,
   insertEventsBlock,
-  retryInsert,
-  type ClickHouseClient,
+  retryWrite,
+  type ClickHouseWriter,
   type EventRejectionRow,
 } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
@@ -57,7 +57,7 @@ export class EventsSink {
   private stats = { insertedRows: 0, insertedBlocks: 0 };
 
   constructor(
-    private readonly clickhouse: ClickHouseClient,
+    private readonly clickhouse: ClickHouseWriter,
     private readonly options: EventsSinkOptions,
     private readonly logger: Logger,
   ) {
@@ -159,13 +159,13 @@ export class EventsSink {
       );
     const retry = { signal: this.abort.signal, initialDelayMs: 100, maxDelayMs: 5_000 };
     if (block.rows > 0) {
-      await retryInsert(() => insertEventsBlock(this.clickhouse, block.bytes()), {
+      await retryWrite(() => insertEventsBlock(this.clickhouse, block.bytes()), {
         ...retry,
         onRetry: onRetry('events'),
       });
     }
     if (rejections.length > 0) {
-      await retryInsert(() => insertEventRejections(this.clickhouse, rejections), {
+      await retryWrite(() => insertEventRejections(this.clickhouse, rejections), {
         ...retry,
         onRetry: onRetry('rejections'),
       });

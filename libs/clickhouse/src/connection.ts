@@ -1,0 +1,47 @@
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseConfig } from '@framedeck/config';
+
+export type { ClickHouseClient } from '@clickhouse/client';
+
+export type ConnectionOptions = {
+  url: string;
+  user: string;
+  password: string;
+  database: string;
+  requestTimeoutMs: number;
+  /**
+   * Silence the client's own console logger: expected failures (an analyst's rejected query,
+   * a result stream closed early) are the caller's to report, in the service's JSON logs.
+   */
+  quiet?: boolean;
+};
+
+/**
+ * One HTTP connection pool to ClickHouse, as every FrameDeck client uses it.
+ * NOTE: ClickHouse 18.16 closes idle keep-alive sockets after keep_alive_timeout (10 s in our
+ * config, 3 s by default); a socket we keep longer fails the next request with EPIPE. Our idle
+ * TTL stays below the server's. No compression: client and server share a machine or a LAN.
+ */
+export function openConnection(options: ConnectionOptions): ClickHouseClient {
+  return createClient({
+    url: options.url,
+    username: options.user,
+    password: options.password,
+    database: options.database,
+    keep_alive: { enabled: true, idle_socket_ttl: 2_000 },
+    request_timeout: options.requestTimeoutMs,
+    compression: { request: false, response: false },
+    ...(options.quiet ? { log: { level: ClickHouseLogLevel.OFF } } : {}),
+  });
+}
+
+/** FrameDeck's own service account (not the sandbox's), on the configured database or `database`. */
+export function openServiceConnection(config: ClickHouseConfig, database = config.database): ClickHouseClient {
+  return openConnection({
+    url: config.url,
+    user: config.admin.user,
+    password: config.admin.password,
+    database,
+    requestTimeoutMs: 60_000,
+  });
+}

@@ -1,0 +1,56 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { ValueBinding } from './sql.js';
+
+/**
+ * What the server FrameDeck talks to can do. Both supported generations run the same
+ * application SQL; the few differences are decided here, from the server's own version,
+ * so that pointing FrameDeck at another server needs no setting:
+ *  - legacy (18.16, Debian's package): no query parameters; LowCardinality columns need
+ *    `allow_experimental_low_cardinality_type=1` (a setting newer servers no longer know);
+ *  - modern (≥ 20, tested on 26.x): query parameters, SQL-driven users, grants, row policies.
+ */
+export type ServerEngine = {
+  /** As the server reports it, e.g. "18.16.1" or "26.7.3.1". */
+  version: string;
+  major: number;
+  generation: 'legacy' | 'modern';
+  /** How values are sent with SELECTs (DDL always carries literals). */
+  valueBinding: ValueBinding;
+  /** Settings every DDL statement needs on this server. */
+  ddlSettings: Readonly<Record<string, number>>;
+  /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
+  accessControl: boolean;
+};
+
+export function engineFromVersion(version: string): ServerEngine {
+  const major = Number.parseInt(version.split('.')[0] ?? '', 10);
+  if (!Number.isInteger(major)) throw new Error(`unexpected ClickHouse version: ${JSON.stringify(version)}`);
+  const legacy = major < 20;
+  return {
+    version,
+    major,
+    generation: legacy ? 'legacy' : 'modern',
+    valueBinding: legacy ? 'literals' : 'parameters',
+    ddlSettings: major < 19 ? { allow_experimental_low_cardinality_type: 1 } : {},
+    // SQL SECURITY DEFINER views arrived in 24.2; older modern servers keep the parser as the only wall.
+    accessControl: major >= 25 || (major === 24 && Number.parseInt(version.split('.')[1] ?? '0', 10) >= 8),
+  };
+}
+
+/** Asks the server its version once per client; a failed look-up is not remembered. */
+export class ServerEngineProbe {
+  private pending: Promise<ServerEngine> | undefined;
+
+  constructor(private readonly client: ClickHouseClient) {}
+
+  get(): Promise<ServerEngine> {
+    if (!this.pending) {
+      this.pending = this.client
+        .query({ query: 'SELECT version() AS version', format: 'JSONEachRow' })
+        .then((result) => result.json<{ version: string }>())
+        .then(([row]) => engineFromVersion(row?.version ?? ''));
+      this.pending.catch(() => (this.pending = undefined));
+    }
+    return this.pending;
+  }
+}

@@ -1,0 +1,68 @@
+import { Readable } from 'node:stream';
+import type { ClickHouseConfig } from '@framedeck/config';
+import { openServiceConnection } from './connection.js';
+import { ClickHouseReader } from './reader.js';
+import { identifier, renderSql, sql, type SqlFragment } from './sql.js';
+
+/** Reads through a writer see the same numbers as a reader's, without readonly (writes follow). */
+const WRITER_READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+
+/**
+ * FrameDeck's write access: inserts, DDL and mutations (and the reads that go with them, such as
+ * a migration's bookkeeping). The consumer and the CLI hold a writer; the API only for erasure
+ * mutations and the SQL sandbox's per-project views. One attempt per call: callers wrap a call
+ * in `retryWrite` when they know when to give up.
+ */
+export class ClickHouseWriter extends ClickHouseReader {
+  constructor(client: ConstructorParameters<typeof ClickHouseReader>[0]) {
+    super(client, WRITER_READ_SETTINGS);
+  }
+
+  /**
+   * One DDL statement or mutation. Values are literals: the server stores a view's or a
+   * mutation's text as written, so it must not refer to parameters of this request.
+   */
+  async command(statement: SqlFragment): Promise<void> {
+    const engine = await this.engine();
+    await this.client.command({
+      query: renderSql(statement, 'literals').query,
+      clickhouse_settings: { ...engine.ddlSettings },
+    });
+  }
+
+  /** Rows already encoded as RowBinary for `columns` (see EventsRowBinaryBlock). */
+  async insertRowBinary(table: SqlFragment, columns: readonly string[], rowBinary: Buffer): Promise<void> {
+    const result = await this.client.exec({
+      query: `INSERT INTO ${table.text} (${columns.join(', ')}) FORMAT RowBinary`,
+      values: Readable.from([rowBinary]),
+    });
+    // The response body of an INSERT is empty, but the socket is only reusable once it is read.
+    for await (const _ of result.stream) {
+      // drain
+    }
+  }
+
+  /** A few rows as JSON objects (small tables: rejections, bookkeeping). */
+  async insertJsonRows(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.client.insert({ table, format: 'JSONEachRow', values: [...rows] });
+  }
+}
+
+/** A writer on the configured database (or `database`). */
+export function createClickHouseWriter(
+  config: ClickHouseConfig,
+  options: { database?: string } = {},
+): ClickHouseWriter {
+  return new ClickHouseWriter(openServiceConnection(config, options.database));
+}
+
+/** Creates the configured database if missing (through a connection not bound to it). */
+export async function ensureClickHouseDatabase(config: ClickHouseConfig): Promise<void> {
+  const writer = createClickHouseWriter(config, { database: 'default' });
+  try {
+    await writer.command(sql`CREATE DATABASE IF NOT EXISTS ${identifier(config.database)}`);
+  } finally {
+    await writer.close();
+  }
+}
