@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { identifier, sql, type ClickHouseClient } from '@framedeck/clickhouse';
+import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { toRow, type FixtureEvent } from '../analytics/event-fixtures.js';
 
 /**
@@ -80,20 +80,21 @@ function row([event, extra]: [FixtureEvent, Extra]): Record<string, unknown> {
 /** Fresh project ids, known before the rows exist (test tables are built from them). */
 export const newSqlFixture = (): SqlFixture => ({ ours: randomUUID(), theirs: randomUUID() });
 
-export async function seedSqlFixture(admin: ClickHouseClient, fixture: SqlFixture): Promise<void> {
+export async function seedSqlFixture(admin: ClickHouseWriter, fixture: SqlFixture): Promise<void> {
   const ours = ourEvents(fixture.ours);
-  await admin.insert({
-    table: 'events',
-    values: [...ours, ...theirEvents(fixture.theirs)].map(row),
-    format: 'JSONEachRow',
-  });
+  await admin.insertJsonRows('events', [...ours, ...theirEvents(fixture.theirs)].map(row));
   // The redelivered copy arrives in a separate insert, i.e. a separate part, as it would.
-  await admin.insert({ table: 'events', values: [row(ours[0]!)], format: 'JSONEachRow' });
+  await admin.insertJsonRows('events', [row(ours[0]!)]);
 }
 
-/** Drops the per-project databases the tests created (the shared table's rows stay, as other tests' do). */
-export async function dropProjectDatabases(admin: ClickHouseClient, databases: string[]): Promise<void> {
+/**
+ * Drops the per-project databases the tests created, and on modern servers their users (the
+ * shared table's rows stay, as other tests' do).
+ */
+export async function dropProjectDatabases(admin: ClickHouseWriter, databases: string[]): Promise<void> {
+  const { accessControl } = await admin.engine();
   for (const database of databases) {
-    await admin.command({ query: sql`DROP DATABASE IF EXISTS ${identifier(database)}`.text });
+    await admin.command(sql`DROP DATABASE IF EXISTS ${identifier(database)}`);
+    if (accessControl) await admin.command(sql`DROP USER IF EXISTS ${identifier(database)}`);
   }
 }

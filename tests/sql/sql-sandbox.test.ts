@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminClient, createSandboxClient, identifier, sql } from '@framedeck/clickhouse';
+import { createClickHouseWriter, identifier, openConnection, raw as rawSql, sql } from '@framedeck/clickhouse';
 import {
   ANALYST_COLUMNS,
   DEFAULT_ROW_LIMIT,
@@ -7,6 +7,7 @@ import {
   MAX_ROW_LIMIT,
   ProjectDatabases,
   projectDatabaseName,
+  projectPassword,
   SqlQuotaExceeded,
   SqlRejection,
   SqlSandbox,
@@ -17,26 +18,21 @@ import { hostileQueries } from './hostile-queries.js';
 import { dropProjectDatabases, newSqlFixture, seedSqlFixture } from './sql-fixture.js';
 
 /**
- * The sandbox library against the real ClickHouse 18.16: right numbers for analyst SQL,
+ * The sandbox library against the real ClickHouse (18.16 or modern): right numbers for analyst SQL,
  * refusals for hostile SQL, and proof of which wall stops what.
  */
 const config = testConfig.clickhouse;
-const admin = createAdminClient(config);
+const admin = createClickHouseWriter(config);
 const fixture = newSqlFixture();
 const ourDatabase = projectDatabaseName(fixture.ours);
 const theirDatabase = projectDatabaseName(fixture.theirs);
 let sandbox: SqlSandbox;
-let serverMajor = 0;
 
 beforeAll(async () => {
   await seedSqlFixture(admin, fixture);
   sandbox = await SqlSandbox.create({ clickhouse: config, admin });
   // Their database exists too, so that naming it is a real attempt.
   await sandbox.run({ projectId: fixture.theirs, sql: 'SELECT count() FROM events' });
-  const version = await (
-    await admin.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })
-  ).json<{ v: string }>();
-  serverMajor = Number(version[0]!.v.split('.')[0]);
 });
 
 afterAll(async () => {
@@ -173,7 +169,7 @@ describe('analyst queries return the right numbers', () => {
   it('runs WITH … AS (subquery) where the server supports it (ClickHouse ≥ 20); 18.16 answers its own syntax error', async () => {
     const query =
       "WITH finishers AS (SELECT DISTINCT player_id FROM events WHERE event_name = 'finish') SELECT count() AS n FROM finishers";
-    if (serverMajor >= 20) {
+    if ((await admin.engine()).generation === 'modern') {
       expect(await rowsOf(query)).toEqual([{ n: 2 }]);
     } else {
       const error = await failureOf(run(query));
@@ -258,9 +254,15 @@ describe('hostile queries are refused with a useful message and leak nothing', (
   });
 });
 
+/** A connection as the sandbox user, bypassing the sandbox's own checks (to test the other walls). */
+const sandboxConnection = (database: string) =>
+  openConnection({ url: config.url, ...config.sandbox, database, requestTimeoutMs: 30_000, quiet: true });
+
 describe('the walls, one by one', () => {
   it('on 18.16 the sandbox user alone can read the shared table and system tables: the parser check is what stops them', async () => {
-    const raw = createSandboxClient(config, ourDatabase);
+    const engine = await admin.engine();
+    if (engine.accessControl) return; // the next test covers servers with access control
+    const raw = sandboxConnection(ourDatabase);
     try {
       const leak = await raw.query({
         query:
@@ -268,19 +270,68 @@ describe('the walls, one by one', () => {
             .text,
         format: 'JSONEachRow',
       });
-      const leaked = Number((await leak.json<{ n: number }>())[0]!.n);
+      expect(Number((await leak.json<{ n: number }>())[0]!.n)).toBe(5);
       const systemRows = await (
         await raw.query({ query: 'SELECT name FROM system.tables', format: 'JSONEachRow' })
       ).json();
-      if (serverMajor < 20) {
-        expect(leaked).toBe(5);
-        expect(systemRows.length).toBeGreaterThan(0);
-      }
+      expect(systemRows.length).toBeGreaterThan(0);
     } finally {
       await raw.close();
     }
     await expect(run(`SELECT count() FROM ${config.database}.events`)).rejects.toThrow(/is not available/);
     await expect(run('SELECT name FROM system.tables')).rejects.toThrow(/is not available/);
+  });
+
+  it('on modern ClickHouse the project’s own user reads its view and nothing else, even with the parser bypassed', async () => {
+    const engine = await admin.engine();
+    if (!engine.accessControl) return; // 18.16 has no access control: the test above covers it
+    const own = openConnection({
+      url: config.url,
+      user: ourDatabase,
+      password: projectPassword(config.sandbox.password, fixture.ours),
+      database: ourDatabase,
+      requestTimeoutMs: 30_000,
+      quiet: true,
+    });
+    const rowsAsProjectUser = async (query: string) =>
+      (await own.query({ query, format: 'JSONEachRow' })).json<Record<string, unknown>>();
+    try {
+      expect(await rowsAsProjectUser('SELECT count() AS n FROM events')).toEqual([{ n: 8 }]);
+      for (const forbidden of [
+        `SELECT count() FROM ${config.database}.events`,
+        `SELECT count() FROM ${theirDatabase}.events`,
+        `SELECT count() FROM ${config.database}.schema_migrations`,
+        'SELECT name FROM system.tables',
+        'SELECT query FROM system.query_log',
+        'SELECT number FROM numbers(10)',
+        `SELECT * FROM remote('127.0.0.1', ${config.database}.events)`,
+        "SELECT * FROM url('http://127.0.0.1:1/', CSV, 'x String')",
+        'CREATE TABLE t (a UInt8) ENGINE = Memory',
+      ]) {
+        await expect(rowsAsProjectUser(forbidden), forbidden).rejects.toThrow(
+          /Not enough privileges|ACCESS_DENIED|readonly|doesn't exist|UNKNOWN_TABLE/i,
+        );
+      }
+      // Their user is refused our view too (a wrong password for a user that exists).
+      const theirPassword = projectPassword(config.sandbox.password, fixture.theirs);
+      const crossed = openConnection({
+        url: config.url,
+        user: theirDatabase,
+        password: theirPassword,
+        database: ourDatabase,
+        requestTimeoutMs: 30_000,
+        quiet: true,
+      });
+      try {
+        await expect(
+          (await crossed.query({ query: 'SELECT count() FROM events', format: 'JSONEachRow' })).json(),
+        ).rejects.toThrow(/Not enough privileges|ACCESS_DENIED/i);
+      } finally {
+        await crossed.close();
+      }
+    } finally {
+      await own.close();
+    }
   });
 
   it('the project database holds only that project’s rows', async () => {
@@ -296,7 +347,7 @@ describe('the walls, one by one', () => {
   });
 
   it('the sandbox user is read-only and cannot lift its limits', async () => {
-    const raw = createSandboxClient(config, ourDatabase);
+    const raw = sandboxConnection(ourDatabase);
     try {
       await expect(raw.command({ query: 'CREATE TABLE t (a UInt8) ENGINE = Memory' })).rejects.toThrow(
         /readonly|Cannot/i,
@@ -312,14 +363,10 @@ describe('the walls, one by one', () => {
   it('runs each project under its own quota key', async () => {
     const marker = `quota-probe-${fixture.ours}`;
     await run(`SELECT '${marker}' AS m FROM events LIMIT 1`);
-    await admin.command({ query: 'SYSTEM FLUSH LOGS' });
-    const logged = await (
-      await admin.query({
-        query: sql`SELECT DISTINCT quota_key, user FROM system.query_log WHERE query LIKE ${`%${marker}%`} AND type = 2`
-          .text,
-        format: 'JSONEachRow',
-      })
-    ).json<{ quota_key: string; user: string }>();
+    await admin.command(rawSql('SYSTEM FLUSH LOGS'));
+    const logged = await admin.rows<{ quota_key: string; user: string }>(
+      sql`SELECT DISTINCT quota_key, user FROM system.query_log WHERE query LIKE ${`%${marker}%`} AND type = 2`,
+    );
     expect(logged).toEqual([{ quota_key: fixture.ours, user: config.sandbox.user }]);
   });
 });
@@ -345,22 +392,17 @@ describe('concurrency', () => {
 
 describe('project databases', () => {
   it('are created once and recreated when the view lacks columns', async () => {
-    const databases = new ProjectDatabases(admin, config.database);
+    const databases = new ProjectDatabases(admin, config.database, config.sandbox);
     const projectId = newSqlFixture().ours;
     const database = projectDatabaseName(projectId);
     try {
-      await admin.command({ query: `CREATE DATABASE ${database}` });
-      await admin.command({
-        query: `CREATE VIEW ${database}.events AS SELECT event_name FROM ${config.database}.events`,
-      });
+      await admin.command(rawSql(`CREATE DATABASE ${database}`));
+      await admin.command(rawSql(`CREATE VIEW ${database}.events AS SELECT event_name FROM ${config.database}.events`));
       expect(await databases.ensure(projectId)).toBe(database);
       expect(await databases.ensure(projectId)).toBe(database);
-      const columns = await (
-        await admin.query({
-          query: sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`.text,
-          format: 'JSONEachRow',
-        })
-      ).json<{ name: string }>();
+      const columns = await admin.rows<{ name: string }>(
+        sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`,
+      );
       expect(columns.map((c) => c.name).sort()).toEqual([...ANALYST_COLUMNS, 'position'].sort());
     } finally {
       await dropProjectDatabases(admin, [database]);
@@ -371,7 +413,7 @@ describe('project databases', () => {
 describe('infrastructure failures', () => {
   it('an unreachable ClickHouse is unavailability, not a rejected query', async () => {
     const down = { ...config, url: 'http://127.0.0.1:1' };
-    const downAdmin = createAdminClient(down);
+    const downAdmin = createClickHouseWriter(down);
     try {
       const offline = await SqlSandbox.create({ clickhouse: down, admin: downAdmin });
       const error = await failureOf(offline.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));

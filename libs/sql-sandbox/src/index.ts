@@ -1,5 +1,5 @@
 export { cleanDiagnostic, toSandboxFailure, type DiagnosticContext } from './clickhouse-diagnostic.js';
-export { ANALYST_COLUMNS, ProjectDatabases, projectDatabaseName } from './project-database.js';
+export { ANALYST_COLUMNS, ProjectDatabases, projectDatabaseName, projectPassword } from './project-database.js';
 export { SqlQuotaExceeded, SqlRejection, SqlSandboxUnavailable } from './sandbox-errors.js';
 export { checkAnalystQuery, loadSqlChecker, type CheckedQuery } from './sql-checker.js';
 export { MAX_SQL_LENGTH } from './sql-lexer.js';

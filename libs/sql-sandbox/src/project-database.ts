@@ -1,10 +1,27 @@
-import { EVENT_INSERT_COLUMNS, identifier, isUuid, raw, sql, type ClickHouseClient } from '@framedeck/clickhouse';
+import { createHmac } from 'node:crypto';
+import {
+  EVENT_INSERT_COLUMNS,
+  identifier,
+  isUuid,
+  raw,
+  sql,
+  type ClickHouseWriter,
+  type SqlFragment,
+} from '@framedeck/clickhouse';
 
 /**
  * Isolation without rewriting the analyst's SQL: each project gets its own ClickHouse
  * database holding one view, `events`, over the shared events table filtered to that project.
  * Analysts' queries run with that database as the default, so the unqualified `events` they
  * write can only mean their own project's rows.
+ *
+ * On servers with access control (modern ClickHouse) the project also gets its own ClickHouse
+ * user, which may SELECT from that one view and nothing else — not the shared table, not
+ * another project's view, not system tables, no table functions. The view reads the shared
+ * table with its definer's rights (SQL SECURITY DEFINER). So even a query that got past the
+ * parser check could only read the project's own rows: the server is the second wall.
+ * On 18.16 (no access control) every project shares the configured sandbox user, and the
+ * parser check is the wall.
  *
  * The view exposes every event column except project_id, plus `position` as a tuple.
  * NOTE: FINAL, because at-least-once delivery leaves duplicate rows until merges collapse
@@ -14,32 +31,46 @@ export const ANALYST_COLUMNS = EVENT_INSERT_COLUMNS.filter((column) => column !=
 
 const VIEW_COLUMN_NAMES = [...ANALYST_COLUMNS, 'position'];
 
+/** Role every per-project sandbox user holds: it carries the hourly quota. */
+const ANALYST_ROLE = 'framedeck_analyst';
+/** The settings profile (readonly, limits) and the quota whose limits per-project users get: infra/clickhouse/users.xml. */
+const SANDBOX_PROFILE = 'sandbox';
+const SANDBOX_QUOTA = 'sandbox';
+
 /** `fd_p_<project uuid as 32 hex digits>`: derived from the id alone, never from input text. */
 export function projectDatabaseName(projectId: string): string {
   if (!isUuid(projectId)) throw new TypeError('project id must be a UUID');
   return `fd_p_${projectId.replace(/-/g, '').toLowerCase()}`;
 }
 
+/** Who runs a project's queries, on which database. */
+export type ProjectSandbox = { database: string; user: string; password: string };
+
+export type SandboxAccount = { user: string; password: string };
+
 /**
- * Creates (idempotently) and remembers each project's database and view, using the admin
- * client: the sandbox user is read-only. A view whose columns differ from ANALYST_COLUMNS
- * (the events table grew a column) is recreated.
+ * Creates (idempotently) and remembers each project's database, view and (on modern servers)
+ * user, through the admin writer: the sandbox users are read-only. A view whose columns differ
+ * from ANALYST_COLUMNS (the events table grew a column) is recreated.
  */
 export class ProjectDatabases {
-  private readonly ready = new Map<string, Promise<string>>();
+  private readonly ready = new Map<string, Promise<ProjectSandbox>>();
+  private analystRole: Promise<void> | undefined;
 
   constructor(
-    private readonly admin: ClickHouseClient,
+    private readonly admin: ClickHouseWriter,
     /** Database of the shared `events` table (FRAMEDECK_CLICKHOUSE_DATABASE). */
     private readonly sharedDatabase: string,
+    /** The configured sandbox user; on modern servers its password also keys the per-project passwords. */
+    private readonly account: SandboxAccount,
   ) {}
 
-  /** The project's database name, once its view exists. */
-  ensure(projectId: string): Promise<string> {
+  /** The project's database and user, once they exist. */
+  ensure(projectId: string): Promise<ProjectSandbox> {
     const database = projectDatabaseName(projectId);
     let pending = this.ready.get(database);
     if (!pending) {
-      pending = this.create(projectId, database).then(() => database);
+      pending = this.create(projectId, database);
       // A failure (ClickHouse down) must not be remembered: the next query tries again.
       pending.catch(() => this.ready.delete(database));
       this.ready.set(database, pending);
@@ -52,26 +83,109 @@ export class ProjectDatabases {
     this.ready.delete(projectDatabaseName(projectId));
   }
 
-  private async create(projectId: string, database: string): Promise<void> {
+  private async create(projectId: string, database: string): Promise<ProjectSandbox> {
+    const engine = await this.admin.engine();
+    await this.createView(projectId, database, engine.accessControl);
+    if (!engine.accessControl) return { database, ...this.account };
+    const password = projectPassword(this.account.password, projectId);
+    await this.createProjectUser(database, password);
+    return { database, user: database, password };
+  }
+
+  private async createView(projectId: string, database: string, definerRights: boolean): Promise<void> {
     const db = identifier(database);
-    await this.admin.command({ query: sql`CREATE DATABASE IF NOT EXISTS ${db}`.text });
-    const existing = await (
-      await this.admin.query({
-        query: sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`.text,
-        format: 'JSONEachRow',
-      })
-    ).json<{ name: string }>();
+    await this.admin.command(sql`CREATE DATABASE IF NOT EXISTS ${db}`);
+    const existing = await this.admin.rows<{ name: string }>(
+      sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`,
+    );
     const names = existing.map((c) => c.name).sort();
-    if (names.length > 0 && names.join() !== [...VIEW_COLUMN_NAMES].sort().join()) {
-      await this.admin.command({ query: sql`DROP TABLE IF EXISTS ${db}.events`.text });
-    }
+    const stale =
+      names.length > 0 &&
+      (names.join() !== [...VIEW_COLUMN_NAMES].sort().join() ||
+        (definerRights && !(await this.hasDefinerRights(database))));
+    if (stale) await this.admin.command(sql`DROP TABLE IF EXISTS ${db}.events`);
     const columns = raw(ANALYST_COLUMNS.join(', ')); // a constant list, not input
-    await this.admin.command({
-      query: sql`
-        CREATE VIEW IF NOT EXISTS ${db}.events AS
+    // The view's own rights read the shared table; its reader needs SELECT on the view only.
+    const security = definerRights ? raw('DEFINER = CURRENT_USER SQL SECURITY DEFINER') : raw('');
+    await this.admin.command(sql`
+        CREATE VIEW IF NOT EXISTS ${db}.events ${security} AS
         SELECT ${columns}, tuple(position_x, position_y, position_z) AS position
         FROM ${identifier(this.sharedDatabase)}.events FINAL
-        WHERE project_id = toUUID(${projectId})`.text,
-    });
+        WHERE project_id = toUUID(${projectId})`);
   }
+
+  private async hasDefinerRights(database: string): Promise<boolean> {
+    const [view] = await this.admin.rows<{ definer: number }>(
+      sql`SELECT position(create_table_query, 'SQL SECURITY DEFINER') > 0 AS definer
+            FROM system.tables WHERE database = ${database} AND name = 'events'`,
+    );
+    return Boolean(view?.definer);
+  }
+
+  private async createProjectUser(database: string, password: string): Promise<void> {
+    await this.ensureAnalystRole();
+    const user = identifier(database);
+    const identified = sql`IDENTIFIED WITH sha256_password BY ${password}`;
+    await this.admin.command(
+      sql`CREATE USER IF NOT EXISTS ${user} ${identified} DEFAULT DATABASE ${user} SETTINGS PROFILE ${SANDBOX_PROFILE}`,
+    );
+    // The configured sandbox password may have changed since the user was created.
+    await this.admin.command(sql`ALTER USER ${user} ${identified}`);
+    await this.admin.command(sql`GRANT SELECT ON ${user}.events TO ${user}`);
+    await this.admin.command(sql`GRANT ${identifier(ANALYST_ROLE)} TO ${user}`);
+  }
+
+  /** The role and its quota, once per process: the limits are users.xml's sandbox quota, read back from the server. */
+  private ensureAnalystRole(): Promise<void> {
+    this.analystRole ??= (async () => {
+      const role = identifier(ANALYST_ROLE);
+      await this.admin.command(sql`CREATE ROLE IF NOT EXISTS ${role}`);
+      const limits = await this.admin.rows<QuotaLimits>(
+        sql`SELECT duration, max_queries, max_errors, max_result_rows, max_read_rows, max_execution_time
+              FROM system.quota_limits WHERE quota_name = ${SANDBOX_QUOTA}`,
+      );
+      if (limits.length === 0)
+        throw new Error(`ClickHouse has no quota named ${SANDBOX_QUOTA} (infra/clickhouse/users.xml)`);
+      await this.admin.command(
+        sql`CREATE QUOTA OR REPLACE ${role} KEYED BY user_name ${quotaIntervals(limits)} TO ${role}`,
+      );
+    })();
+    this.analystRole.catch(() => (this.analystRole = undefined));
+    return this.analystRole;
+  }
+}
+
+type QuotaLimits = {
+  duration: number;
+  max_queries: number | null;
+  max_errors: number | null;
+  max_result_rows: number | null;
+  max_read_rows: number | null;
+  max_execution_time: number | null;
+};
+
+function quotaIntervals(limits: readonly QuotaLimits[]): SqlFragment {
+  const parts = limits.map((l) => {
+    const max = (
+      [
+        ['queries', l.max_queries],
+        ['errors', l.max_errors],
+        ['result_rows', l.max_result_rows],
+        ['read_rows', l.max_read_rows],
+        ['execution_time', l.max_execution_time],
+      ] as const
+    )
+      .filter(([, value]) => value !== null && Number(value) > 0)
+      .map(([name, value]) => `${name} = ${Number(value)}`);
+    return `FOR INTERVAL ${Number(l.duration)} second ${max.length > 0 ? `MAX ${max.join(', ')}` : 'TRACKING ONLY'}`;
+  });
+  return raw(parts.join(', ')); // numbers read back from the server, formatted as numbers
+}
+
+/**
+ * A project user's password: derived from the configured sandbox password and the project id,
+ * so every API instance computes the same one and nothing is stored.
+ */
+export function projectPassword(sandboxPassword: string, projectId: string): string {
+  return createHmac('sha256', sandboxPassword).update(`framedeck-sandbox:${projectId}`).digest('hex');
 }

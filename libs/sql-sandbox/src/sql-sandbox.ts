@@ -1,4 +1,4 @@
-import { createSandboxClient, type ClickHouseClient } from '@framedeck/clickhouse';
+import { openConnection, type ClickHouseWriter } from '@framedeck/clickhouse';
 import type { ClickHouseConfig } from '@framedeck/config';
 import { toSandboxFailure } from './clickhouse-diagnostic.js';
 import { ProjectDatabases } from './project-database.js';
@@ -26,15 +26,18 @@ export type SqlQueryResult = {
 export type SqlSandboxOptions = {
   clickhouse: ClickHouseConfig;
   /** The admin client: creates each project's database and view (the sandbox user cannot). */
-  admin: ClickHouseClient;
+  admin: ClickHouseWriter;
 };
 
 /**
- * Runs an analyst's raw SQL against one project's events, behind three walls:
+ * Runs an analyst's raw SQL against one project's events, behind these walls:
  *  1. the parser check (sql-checker): one SELECT over `events`, allow-listed functions only;
  *  2. the project database: `events` is a view of this project's rows only, and is the
  *     default database of the query;
- *  3. the ClickHouse user: read-only, resource-limited profile, quota keyed by project.
+ *  3. the ClickHouse user: read-only, resource-limited profile, hourly quota. On modern
+ *     servers it is the project's own user, granted SELECT on that view and nothing else (a
+ *     server-side wall that holds even if the parser check let something through); on 18.16
+ *     it is the shared sandbox user, whose quota is keyed by project.
  * The text ClickHouse receives is exactly the text that was checked (never rewritten).
  */
 export class SqlSandbox {
@@ -42,7 +45,7 @@ export class SqlSandbox {
   private readonly running = new Map<string, number>();
 
   private constructor(private readonly options: SqlSandboxOptions) {
-    this.databases = new ProjectDatabases(options.admin, options.clickhouse.database);
+    this.databases = new ProjectDatabases(options.admin, options.clickhouse.database, options.clickhouse.sandbox);
   }
 
   /** Loads the SQL parser (WebAssembly) once; queries can run as soon as this resolves. */
@@ -76,11 +79,16 @@ export class SqlSandbox {
   }
 
   private async execute(projectId: string, text: string, limit: number): Promise<SqlQueryResult> {
-    const database = await this.databases.ensure(projectId).catch((error: unknown) => {
+    const project = await this.databases.ensure(projectId).catch((error: unknown) => {
       throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
     });
-    const context = { projectDatabase: database, sharedDatabase: this.options.clickhouse.database };
-    const client = createSandboxClient(this.options.clickhouse, database);
+    const context = { projectDatabase: project.database, sharedDatabase: this.options.clickhouse.database };
+    const client = openConnection({
+      url: this.options.clickhouse.url,
+      ...project,
+      requestTimeoutMs: 30_000,
+      quiet: true,
+    });
     try {
       const resultSet = await client.query({
         query: text,
