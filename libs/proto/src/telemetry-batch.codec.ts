@@ -1,5 +1,6 @@
 import './int64-as-number.js';
 import { telemetry } from './generated/telemetry.js';
+import { wireFormatProblem } from './wire-format.check.js';
 
 export { telemetry };
 const { GameTelemetryEvent, TelemetryBatch } = telemetry.v1;
@@ -21,9 +22,13 @@ export class BatchDecodeError extends Error {
 
 /**
  * Decodes one TelemetryBatch. Throws BatchDecodeError on anything that is not a well-formed
- * message; unknown fields are skipped (forward compatibility with newer SDKs).
+ * message (checked strictly first, see wire-format.check.ts: protobufjs alone accepts
+ * over-long varints and mismatched wire types); unknown fields are skipped (forward
+ * compatibility with newer SDKs).
  */
 export function decodeTelemetryBatch(bytes: Uint8Array): TelemetryEvent[] {
+  const problem = wireFormatProblem(bytes);
+  if (problem) throw new BatchDecodeError(problem);
   try {
     return TelemetryBatch.decode(bytes).events as TelemetryEvent[];
   } catch (error) {
