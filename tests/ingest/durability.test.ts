@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { simulateTelemetry, TelemetrySender, type SentBatch } from '@framedeck/sender';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../support/processes.js';
-import { REPO_ROOT, STATE_DIR } from '../support/test-env.js';
+import { CLICKHOUSE_PID_FILE, REPO_ROOT } from '../support/test-env.js';
 import { connectTestStack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -78,8 +78,7 @@ describe('no loss, no duplicates', () => {
 
   // Only when ClickHouse was started by infra/local (pid file present): never stop a server
   // that someone else runs.
-  const pidFile = `${STATE_DIR}/run/clickhouse.pid`;
-  it.skipIf(!existsSync(pidFile))('survives ClickHouse restarting mid-stream', async () => {
+  it.skipIf(!existsSync(CLICKHOUSE_PID_FILE))('survives ClickHouse restarting mid-stream', async () => {
     const tenant = await newTenant(stack.pool);
     const consumer = await startConsumer();
     const clickhouseUp = () => stack.clickhouse.ping();

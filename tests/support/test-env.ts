@@ -21,6 +21,13 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where infra/local keeps data, logs and pid files (FRAMEDECK_STATE_DIR, as the scripts read it). */
 export const STATE_DIR = harnessEnv.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
 
+/**
+ * The ClickHouse engine this run's tests reach (FRAMEDECK_CLICKHOUSE_ENGINE, as the scripts and
+ * the services read it): its pid file is the one infra/local writes for that engine.
+ */
+export const CLICKHOUSE_ENGINE = harnessEnv.FRAMEDECK_CLICKHOUSE_ENGINE === 'modern' ? 'modern' : 'legacy';
+export const CLICKHOUSE_PID_FILE = `${STATE_DIR}/run/${CLICKHOUSE_ENGINE === 'modern' ? 'clickhouse-modern' : 'clickhouse'}.pid`;
+
 /** `npm run test:reliability` sets FRAMEDECK_RELIABILITY_FULL=1: more fuzz cases, a fresh seed. */
 export const RELIABILITY_FULL = harnessEnv.FRAMEDECK_RELIABILITY_FULL === '1';
 
