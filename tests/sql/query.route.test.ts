@@ -36,10 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await dropProjectDatabases(
-    api.clickhouse,
-    [tenant.projectId, other.projectId, sibling.projectId].map(projectDatabaseName),
-  );
+  await dropProjectDatabases(api.clickhouse, [tenant.projectId, other.projectId, sibling.projectId]);
   await api.close();
 });
 

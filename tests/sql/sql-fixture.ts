@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import type { ClickHouseWriter } from '@framedeck/clickhouse';
+import { ProjectDatabases } from '@framedeck/sql-sandbox';
+import { testConfig } from '../support/stack.js';
 import { toRow, type FixtureEvent } from '../analytics/event-fixtures.js';
 
 /**
@@ -87,14 +89,8 @@ export async function seedSqlFixture(admin: ClickHouseWriter, fixture: SqlFixtur
   await admin.insertJsonRows('events', [row(ours[0]!)]);
 }
 
-/**
- * Drops the per-project databases the tests created, and on modern servers their users (the
- * shared table's rows stay, as other tests' do).
- */
-export async function dropProjectDatabases(admin: ClickHouseWriter, databases: string[]): Promise<void> {
-  const { accessControl } = await admin.engine();
-  for (const database of databases) {
-    await admin.command(sql`DROP DATABASE IF EXISTS ${identifier(database)}`);
-    if (accessControl) await admin.command(sql`DROP USER IF EXISTS ${identifier(database)}`);
-  }
+/** Drops the per-project databases (and users) the tests created; the shared table's rows stay, as other tests' do. */
+export async function dropProjectDatabases(admin: ClickHouseWriter, projectIds: string[]): Promise<void> {
+  const databases = new ProjectDatabases(admin, testConfig.clickhouse.database, testConfig.clickhouse.sandbox);
+  for (const projectId of projectIds) await databases.remove(projectId);
 }

@@ -14,7 +14,21 @@ const harnessEnv = process.env;
  * ports, so `npm test` never touches the data of a running `npm start`.
  * The values live in test-env.json so that infra/local/test.sh exports the same ones.
  */
-export const TEST_ENV: Readonly<Record<string, string>> = testEnv;
+export const TEST_ENV: Readonly<Record<string, string>> = { ...testEnv, ...clickhouseSelection() };
+
+/**
+ * Which ClickHouse the run reaches: `npm test` runs the suite once per engine
+ * (FRAMEDECK_CLICKHOUSE_ENGINE, and FRAMEDECK_CLICKHOUSE_URL when set), and every config the
+ * tests build from TEST_ENV must follow it.
+ */
+function clickhouseSelection(): Record<string, string> {
+  const selection: Record<string, string> = {};
+  for (const name of ['FRAMEDECK_CLICKHOUSE_ENGINE', 'FRAMEDECK_CLICKHOUSE_URL']) {
+    const value = harnessEnv[name];
+    if (value) selection[name] = value;
+  }
+  return selection;
+}
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

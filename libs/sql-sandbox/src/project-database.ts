@@ -15,13 +15,19 @@ import {
  * Analysts' queries run with that database as the default, so the unqualified `events` they
  * write can only mean their own project's rows.
  *
- * On servers with access control (modern ClickHouse) the project also gets its own ClickHouse
- * user, which may SELECT from that one view and nothing else — not the shared table, not
- * another project's view, not system tables, no table functions. The view reads the shared
- * table with its definer's rights (SQL SECURITY DEFINER). So even a query that got past the
- * parser check could only read the project's own rows: the server is the second wall.
- * On 18.16 (no access control) every project shares the configured sandbox user, and the
- * parser check is the wall.
+ * On modern servers the view reads the shared table with its definer's rights (SQL SECURITY
+ * DEFINER), so its reader needs SELECT on the view only, and the server is a second wall:
+ *  - where the server can store users (clickhouse-server, ClickHouse Cloud: a writable access
+ *    storage), each project gets its own ClickHouse user, granted SELECT on its own view and
+ *    nothing else — not the shared table, not another project's view, not system tables, no
+ *    table functions — even if a query got past the parser check;
+ *  - where it cannot (the clickhouse-local engine of the local stack reads users from
+ *    users.xml only), every project shares the configured sandbox user, whose grants there
+ *    (infra/clickhouse-modern/users.d) allow SELECT on the `fd_p_*` project views only: the
+ *    server still refuses the shared table, system tables and table functions, and the parser
+ *    check (unqualified `events` only) is what keeps one project out of another's view.
+ * On 18.16 (no access control) every project shares the sandbox user and the parser check is
+ * the wall.
  *
  * The view exposes every event column except project_id, plus `position` as a tuple.
  * NOTE: FINAL, because at-least-once delivery leaves duplicate rows until merges collapse
@@ -56,6 +62,7 @@ export type SandboxAccount = { user: string; password: string };
 export class ProjectDatabases {
   private readonly ready = new Map<string, Promise<ProjectSandbox>>();
   private analystRole: Promise<void> | undefined;
+  private userStorage: Promise<boolean> | undefined;
 
   constructor(
     private readonly admin: ClickHouseWriter,
@@ -78,6 +85,17 @@ export class ProjectDatabases {
     return pending;
   }
 
+  /** Drops a project's database and (where the server stores users) its user. */
+  async remove(projectId: string): Promise<void> {
+    const database = projectDatabaseName(projectId);
+    this.ready.delete(database);
+    await this.admin.command(sql`DROP DATABASE IF EXISTS ${identifier(database)}`);
+    const engine = await this.admin.engine();
+    if (engine.accessControl && (await this.canStoreUsers())) {
+      await this.admin.command(sql`DROP USER IF EXISTS ${identifier(database)}`);
+    }
+  }
+
   /** Forgets a project's database, e.g. after ClickHouse said it no longer exists. */
   forget(projectId: string): void {
     this.ready.delete(projectDatabaseName(projectId));
@@ -86,7 +104,7 @@ export class ProjectDatabases {
   private async create(projectId: string, database: string): Promise<ProjectSandbox> {
     const engine = await this.admin.engine();
     await this.createView(projectId, database, engine.accessControl);
-    if (!engine.accessControl) return { database, ...this.account };
+    if (!engine.accessControl || !(await this.canStoreUsers())) return { database, ...this.account };
     const password = projectPassword(this.account.password, projectId);
     await this.createProjectUser(database, password);
     return { database, user: database, password };
@@ -112,6 +130,17 @@ export class ProjectDatabases {
         SELECT ${columns}, tuple(position_x, position_y, position_z) AS position
         FROM ${identifier(this.sharedDatabase)}.events FINAL
         WHERE project_id = toUUID(${projectId})`);
+  }
+
+  /** Whether the server has an access storage that CREATE USER can write to (asked once). */
+  private canStoreUsers(): Promise<boolean> {
+    this.userStorage ??= this.admin
+      .rows<{ writable: number }>(
+        sql`SELECT count() > 0 AS writable FROM system.user_directories WHERE type IN ('local_directory', 'replicated')`,
+      )
+      .then(([row]) => Boolean(row?.writable));
+    this.userStorage.catch(() => (this.userStorage = undefined));
+    return this.userStorage;
   }
 
   private async hasDefinerRights(database: string): Promise<boolean> {
