@@ -2,17 +2,22 @@
 # Stop what up.sh started: only components with a pid file in $PID_DIR. A server that was
 # already running before up.sh (no pid file) is never touched.
 #
-#   down.sh [postgres|redis|clickhouse|kafka ...]   (default: all)
+#   down.sh [postgres|redis|clickhouse|clickhouse-legacy|clickhouse-modern|kafka ...]
+#   (default: all, both ClickHouse engines; `clickhouse` = the one FRAMEDECK_CLICKHOUSE_ENGINE selects)
 #
-# SIGTERM (Kafka and ClickHouse shut down cleanly on it), wait up to 20 s, then SIGKILL.
+# SIGTERM, wait up to 20 s, then SIGKILL. Kafka and the legacy ClickHouse shut down cleanly
+# on SIGTERM; the modern ClickHouse's pid is its supervisor's, which on SIGTERM stops the
+# engine the clean way (KILL QUERY of its keep-alive query, see
+# clickhouse-modern.supervisor.mjs) and exits.
 # Data stays in the state dir; the next up.sh restarts from it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 components=("$@")
 # Reverse start order: Kafka and ClickHouse first, the stores the services use last.
-((${#components[@]})) || components=(kafka clickhouse redis postgres)
-check_components "${components[@]}"
+((${#components[@]})) || components=(kafka clickhouse-modern clickhouse-legacy redis postgres)
+resolved="$(resolve_components "${components[@]}")" || exit 1
+mapfile -t components <<<"$resolved"
 lock_state
 
 stop_component() {
@@ -23,7 +28,7 @@ stop_component() {
   fi
   if ! pid="$(pid_of "$name")"; then
     log "$name: not running (removing stale pid file)"
-    rm -f "$(pid_file "$name")" "$PID_DIR/$name.cluster"
+    rm -f "$(pid_file "$name")" "$PID_DIR/$name.cluster" "$PID_DIR/$name.engine.pid"
     return
   fi
   log "$name: stopping pid $pid"
@@ -44,8 +49,27 @@ stop_component() {
     log "$name: still running after 20 s, sending SIGKILL"
     kill -KILL "$pid" 2>/dev/null || true
   fi
-  rm -f "$(pid_file "$name")" "$PID_DIR/$name.cluster"
+  [[ "$name" == clickhouse-modern ]] && after_modern_supervisor
+  rm -f "$(pid_file "$name")" "$PID_DIR/$name.cluster" "$PID_DIR/$name.engine.pid"
   log "$name: stopped"
+}
+
+# The modern engine dies with its supervisor (the launcher asks the kernel for that); make
+# sure of it before the port is handed to the next up.sh, and say how the engine stopped.
+after_modern_supervisor() {
+  local engine_pid_file="$PID_DIR/clickhouse-modern.engine.pid" epid deadline=$((SECONDS + 5))
+  while port_open "$HOST" "$CLICKHOUSE_MODERN_HTTP_PORT" && ((SECONDS < deadline)); do sleep 0.2; done
+  if [[ -s "$engine_pid_file" ]]; then
+    epid="$(head -n1 "$engine_pid_file")"
+    if [[ "$epid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$epid/cmdline" 2>/dev/null | grep -q 'launcher'; then
+      log "clickhouse-modern: its engine (pid $epid) outlived the supervisor: SIGKILL to its process group"
+      kill -KILL -- "-$epid" 2>/dev/null || true
+    fi
+  fi
+  local last
+  last="$(grep -E 'stopped cleanly|stopped via KILL QUERY|not via KILL QUERY|SIGKILL to its process group|no engine running' \
+    "$LOG_DIR/clickhouse-modern.stdout.log" 2>/dev/null | tail -n1 | sed 's/^.*\] //')" || true
+  [[ -z "$last" ]] || log "clickhouse-modern: supervisor: $last"
 }
 
 for c in "${components[@]}"; do

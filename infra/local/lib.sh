@@ -18,8 +18,11 @@ PID_DIR="$STATE_DIR/run"   # a pid file here means "the scripts started it, down
 HOST=127.0.0.1
 KAFKA_PORT="${FRAMEDECK_KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${FRAMEDECK_KAFKA_CONTROLLER_PORT:-9093}"
-CLICKHOUSE_HTTP_PORT="${FRAMEDECK_CLICKHOUSE_HTTP_PORT:-8123}"
+# ClickHouse: two engines side by side, each on its own ports (see "ClickHouse engines" below).
+CLICKHOUSE_HTTP_PORT="${FRAMEDECK_CLICKHOUSE_HTTP_PORT:-8123}"          # legacy (18.16)
 CLICKHOUSE_TCP_PORT="${FRAMEDECK_CLICKHOUSE_TCP_PORT:-9000}"
+CLICKHOUSE_MODERN_HTTP_PORT="${FRAMEDECK_CLICKHOUSE_MODERN_HTTP_PORT:-8124}" # modern (26.x)
+CLICKHOUSE_MODERN_TCP_PORT="${FRAMEDECK_CLICKHOUSE_MODERN_TCP_PORT:-9001}"
 POSTGRES_PORT="${FRAMEDECK_POSTGRES_PORT:-5432}"
 REDIS_PORT="${FRAMEDECK_REDIS_PORT:-6379}"
 
@@ -31,7 +34,33 @@ CLICKHOUSE_SANDBOX_PASSWORD="${FRAMEDECK_CLICKHOUSE_SANDBOX_PASSWORD:-framedeck-
 
 KAFKA_LIBS="$STATE_DIR/kafka/libs"
 
-ALL_COMPONENTS=(postgres redis clickhouse kafka)
+# ClickHouse engines --------------------------------------------------------------------
+# FRAMEDECK_CLICKHOUSE_ENGINE selects the engine that `clickhouse` means on the command line
+# of these scripts, that up.sh starts by default and that npm start / npm test use:
+#   legacy  Debian's clickhouse-server 18.16 (component clickhouse-legacy; the default)
+#   modern  ClickHouse 26.x from libchdb.so (component clickhouse-modern), see
+#           infra/clickhouse-modern/ and clickhouse-modern.supervisor.mjs
+CLICKHOUSE_ENGINE="${FRAMEDECK_CLICKHOUSE_ENGINE:-legacy}"
+case "$CLICKHOUSE_ENGINE" in
+  legacy | modern) ;;
+  *) printf '[framedeck] ERROR: FRAMEDECK_CLICKHOUSE_ENGINE=%s: use modern or legacy (default legacy)\n' \
+       "$CLICKHOUSE_ENGINE" >&2
+     exit 1 ;;
+esac
+# The engine the tests run on second (test.sh).
+if [[ "$CLICKHOUSE_ENGINE" == legacy ]]; then CLICKHOUSE_OTHER_ENGINE=modern; else CLICKHOUSE_OTHER_ENGINE=legacy; fi
+
+# The modern engine's npm package: the ONE place its version is pinned. install.sh installs
+# it into $CLICKHOUSE_MODERN_DIR/engine (never into the repo's package.json).
+CLICKHOUSE_MODERN_PACKAGE=@chdb/lib-linux-x64-gnu@26.7.3-stable.1
+CLICKHOUSE_MODERN_DIR="$STATE_DIR/clickhouse-modern"
+CLICKHOUSE_MODERN_LIB="$CLICKHOUSE_MODERN_DIR/engine/node_modules/@chdb/lib-linux-x64-gnu/libchdb.so"
+CLICKHOUSE_MODERN_LAUNCHER="$CLICKHOUSE_MODERN_DIR/bin/launcher"
+
+# Every component these scripts know; DEFAULT_COMPONENTS is what up.sh starts with no
+# arguments (one ClickHouse: the selected engine).
+ALL_COMPONENTS=(postgres redis clickhouse-legacy clickhouse-modern kafka)
+DEFAULT_COMPONENTS=(postgres redis "clickhouse-$CLICKHOUSE_ENGINE" kafka)
 
 # Logging ------------------------------------------------------------------------------
 log() { printf '[framedeck] %s\n' "$*" >&2; }
@@ -45,7 +74,17 @@ port_open() {
   timeout 1 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
 }
 
-pid_file() { printf '%s/%s.pid' "$PID_DIR" "$1"; }
+# The name of a component's pid and log files. The legacy engine keeps the names it had
+# before there were two engines (run/clickhouse.pid, logs/clickhouse*.log): tests and
+# scripts of other state dirs look for them.
+file_name() {
+  case "$1" in
+    clickhouse-legacy) echo clickhouse ;;
+    *) echo "$1" ;;
+  esac
+}
+
+pid_file() { printf '%s/%s.pid' "$PID_DIR" "$(file_name "$1")"; }
 
 # What each component's process command line contains: a pid file left over from before
 # a reboot may point at an unrelated process, which we must never signal.
@@ -53,7 +92,8 @@ pid_pattern() {
   case "$1" in
     postgres) echo 'postgres' ;;
     redis) echo 'redis-server' ;;
-    clickhouse) echo 'clickhouse-server' ;;
+    clickhouse-legacy) echo 'clickhouse-server' ;;
+    clickhouse-modern) echo 'clickhouse-modern.supervisor.mjs' ;;
     kafka) echo 'kafka.Kafka' ;;
   esac
 }
@@ -91,9 +131,10 @@ wait_for() {
         tail -n 30 "$logfile" >&2
       fi
       # Errors from before the server configured its own logging land in its stdout file.
-      if [[ -s "$LOG_DIR/$name.stdout.log" ]]; then
-        log "last 10 lines of $LOG_DIR/$name.stdout.log:"
-        tail -n 10 "$LOG_DIR/$name.stdout.log" >&2
+      local stdout_log="$LOG_DIR/$(file_name "$name").stdout.log"
+      if [[ -s "$stdout_log" ]]; then
+        log "last 10 lines of $stdout_log:"
+        tail -n 10 "$stdout_log" >&2
       fi
       rm -f "$(pid_file "$name")"
       die "$name failed to start (log: $logfile)"
@@ -173,8 +214,36 @@ start_bg() {
   echo $! >"$(pid_file "$name")"
 }
 
+# clickhouse_http_port ENGINE: the HTTP port of clickhouse-legacy / clickhouse-modern.
+clickhouse_http_port() {
+  case "$1" in
+    clickhouse-legacy | legacy) echo "$CLICKHOUSE_HTTP_PORT" ;;
+    clickhouse-modern | modern) echo "$CLICKHOUSE_MODERN_HTTP_PORT" ;;
+    *) die "clickhouse_http_port: unknown engine '$1'" ;;
+  esac
+}
+
+# clickhouse_ping PORT
 clickhouse_ping() {
-  [[ "$(curl -fsS --max-time 2 "http://$HOST:$CLICKHOUSE_HTTP_PORT/ping" 2>/dev/null)" == "Ok." ]]
+  [[ "$(curl -fsS --max-time 2 "http://$HOST:$1/ping" 2>/dev/null)" == "Ok." ]]
+}
+
+# clickhouse_admin_query PORT SQL: runs SQL as framedeck_admin, prints the answer.
+clickhouse_admin_query() {
+  curl -fsS --max-time 5 -u "$CLICKHOUSE_ADMIN_USER:$CLICKHOUSE_ADMIN_PASSWORD" \
+    "http://$HOST:$1/" --data-binary "$2" 2>/dev/null
+}
+
+# clickhouse_admin_ok PORT: our admin user logs in there.
+clickhouse_admin_ok() {
+  [[ "$(clickhouse_admin_query "$1" 'SELECT 1')" == "1" ]]
+}
+
+# export_clickhouse_engine: for npm start / npm test. Exports the selected engine, and the
+# URL of its HTTP port unless the caller chose one (FRAMEDECK_CLICKHOUSE_URL).
+export_clickhouse_engine() {
+  export FRAMEDECK_CLICKHOUSE_ENGINE="$CLICKHOUSE_ENGINE"
+  export FRAMEDECK_CLICKHOUSE_URL="${FRAMEDECK_CLICKHOUSE_URL:-http://$HOST:$(clickhouse_http_port "$CLICKHOUSE_ENGINE")}"
 }
 
 kafka_java() {
@@ -187,7 +256,8 @@ component_log() {
                 printf '/var/log/postgresql/postgresql-%s.log' "$(tr ' ' '-' <"$PID_DIR/postgres.cluster")"
               else printf -- '-'; fi ;;
     redis) printf '%s/redis.log' "$LOG_DIR" ;;
-    clickhouse) printf '%s/clickhouse.log' "$LOG_DIR" ;;
+    clickhouse-legacy) printf '%s/clickhouse.log' "$LOG_DIR" ;;
+    clickhouse-modern) printf '%s/clickhouse-modern.log' "$LOG_DIR" ;;
     kafka) printf '%s/kafka.log' "$LOG_DIR" ;;
   esac
 }
@@ -196,18 +266,23 @@ component_port() {
   case "$1" in
     postgres) echo "$POSTGRES_PORT" ;;
     redis) echo "$REDIS_PORT" ;;
-    clickhouse) echo "$CLICKHOUSE_HTTP_PORT" ;;
+    clickhouse-*) clickhouse_http_port "$1" ;;
     kafka) echo "$KAFKA_PORT" ;;
   esac
 }
 
-# check_components NAME...: refuse unknown names early with the list of valid ones.
-check_components() {
-  local c ok
+# resolve_components NAME...: prints the names one per line, `clickhouse` replaced by the
+# selected engine's component, each name once. Dies on an unknown name, listing the valid ones.
+resolve_components() {
+  local c k ok seen=" "
   for c in "$@"; do
+    [[ "$c" == clickhouse ]] && c="clickhouse-$CLICKHOUSE_ENGINE"
     ok=0
     for k in "${ALL_COMPONENTS[@]}"; do [[ "$c" == "$k" ]] && ok=1; done
-    ((ok)) || die "unknown component '$c' (known: ${ALL_COMPONENTS[*]})"
+    ((ok)) || die "unknown component '$c' (known: ${ALL_COMPONENTS[*]}; clickhouse = clickhouse-$CLICKHOUSE_ENGINE, from FRAMEDECK_CLICKHOUSE_ENGINE)"
+    [[ "$seen" == *" $c "* ]] && continue
+    seen+="$c "
+    echo "$c"
   done
 }
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# One line per component: up/down, whether these scripts started it, where its log is.
+# One line per component: up/down, whether these scripts started it, where its log is; for
+# each ClickHouse engine that answers, its server version (SELECT version() as
+# framedeck_admin). The engine FRAMEDECK_CLICKHOUSE_ENGINE selects is marked "(selected)".
 #
 #   status.sh
 set -euo pipefail
@@ -18,5 +20,13 @@ for c in "${ALL_COMPONENTS[@]}"; do
     owner="-"
     logfile="$(component_log "$c")"
   fi
-  printf '%-10s %-5s %-15s %-28s log: %s\n' "$c" "$state" "$HOST:$port" "$owner" "$logfile"
+  extra=""
+  if [[ "$c" == clickhouse-* ]]; then
+    [[ "$c" == "clickhouse-$CLICKHOUSE_ENGINE" ]] && extra="(selected) "
+    if [[ $state == up ]]; then
+      version="$(clickhouse_admin_query "$port" 'SELECT version()')" || version="? ($CLICKHOUSE_ADMIN_USER cannot log in)"
+      extra+="version $version "
+    fi
+  fi
+  printf '%-17s %-5s %-15s %-28s %slog: %s\n' "$c" "$state" "$HOST:$port" "$owner" "$extra" "$logfile"
 done

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Start the local stack: Postgres, Redis, ClickHouse, Kafka (or only the ones named).
 #
-#   up.sh [postgres|redis|clickhouse|kafka ...]
+#   up.sh [postgres|redis|clickhouse|clickhouse-legacy|clickhouse-modern|kafka ...]
+#
+# `clickhouse` is the engine FRAMEDECK_CLICKHOUSE_ENGINE selects (legacy by default); the
+# two engines have their own ports and data and can run side by side (lib.sh).
 #
 # - Runs install.sh first (fast no-op when everything is installed).
 # - A component whose port already answers is reused as is ("reusing"): the project's
@@ -17,8 +20,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 components=("$@")
-((${#components[@]})) || components=("${ALL_COMPONENTS[@]}")
-check_components "${components[@]}"
+((${#components[@]})) || components=("${DEFAULT_COMPONENTS[@]}")
+resolved="$(resolve_components "${components[@]}")" || exit 1
+mapfile -t components <<<"$resolved"
 lock_state
 
 bash "$INFRA_LOCAL_DIR/install.sh" "${components[@]}"
@@ -115,14 +119,17 @@ wait_redis() {
 }
 
 # ClickHouse ---------------------------------------------------------------------------
+# Both engines run as our own processes with configs rendered from infra/clickhouse/*.xml
+# (shared by both) into $STATE_DIR/clickhouse{,-modern}/etc; the modern engine adds the
+# overlays of infra/clickhouse-modern/{config.d,users.d} (merged by ClickHouse itself).
 
-CH_DIR="$STATE_DIR/clickhouse"
-
+# render_clickhouse_config DIR HTTP_PORT TCP_PORT LOG_NAME
 render_clickhouse_config() {
-  mkdir -p "$CH_DIR/etc" "$CH_DIR/data/tmp" "$CH_DIR/data/user_files" "$CH_DIR/data/format_schemas"
-  sed -e "s|@DATA_DIR@|$CH_DIR/data|g" -e "s|@LOG_DIR@|$LOG_DIR|g" \
-      -e "s|@HTTP_PORT@|$CLICKHOUSE_HTTP_PORT|g" -e "s|@TCP_PORT@|$CLICKHOUSE_TCP_PORT|g" \
-      "$INFRA_DIR/clickhouse/config.xml" >"$CH_DIR/etc/config.xml"
+  local dir="$1" http_port="$2" tcp_port="$3" log_name="$4"
+  mkdir -p "$dir/etc" "$dir/data/tmp" "$dir/data/user_files" "$dir/data/format_schemas"
+  sed -e "s|@DATA_DIR@|$dir/data|g" -e "s|@LOG_DIR@|$LOG_DIR|g" -e "s|@LOG_NAME@|$log_name|g" \
+      -e "s|@HTTP_PORT@|$http_port|g" -e "s|@TCP_PORT@|$tcp_port|g" \
+      "$INFRA_DIR/clickhouse/config.xml" >"$dir/etc/config.xml"
   # Passwords are stored as SHA-256, never in clear, and the file is private.
   local admin_sha sandbox_sha
   admin_sha="$(printf '%s' "$CLICKHOUSE_ADMIN_PASSWORD" | sha256sum | cut -d' ' -f1)"
@@ -130,38 +137,71 @@ render_clickhouse_config() {
   (
     umask 077
     sed -e "s|@ADMIN_PASSWORD_SHA256@|$admin_sha|g" -e "s|@SANDBOX_PASSWORD_SHA256@|$sandbox_sha|g" \
-      "$INFRA_DIR/clickhouse/users.xml" >"$CH_DIR/etc/users.xml.tmp"
+      "$INFRA_DIR/clickhouse/users.xml" >"$dir/etc/users.xml.tmp"
   )
-  # Replace atomically: a running server reloads users.xml when it changes.
-  mv -f "$CH_DIR/etc/users.xml.tmp" "$CH_DIR/etc/users.xml"
+  # Replace atomically: a running 18.16 reloads users.xml when it changes.
+  mv -f "$dir/etc/users.xml.tmp" "$dir/etc/users.xml"
 }
 
-clickhouse_admin_ok() {
-  [[ "$(curl -fsS --max-time 5 -u "$CLICKHOUSE_ADMIN_USER:$CLICKHOUSE_ADMIN_PASSWORD" \
-        "http://$HOST:$CLICKHOUSE_HTTP_PORT/" --data-binary 'SELECT 1' 2>/dev/null)" == "1" ]]
+# A server on the port that is not ours (e.g. Debian's own service) lacks our users.
+warn_if_foreign_clickhouse() {
+  clickhouse_admin_ok "$1" || log "$2: WARNING $CLICKHOUSE_ADMIN_USER cannot log in on port $1; is that server started with infra/clickhouse/*.xml?"
 }
 
-start_clickhouse() {
-  if already_up clickhouse "$CLICKHOUSE_HTTP_PORT"; then
-    # A reused server that is not ours (e.g. Debian's own service) lacks our users.
-    clickhouse_admin_ok || log "clickhouse: WARNING $CLICKHOUSE_ADMIN_USER cannot log in on port $CLICKHOUSE_HTTP_PORT; is that server started with infra/clickhouse/*.xml?"
+start_clickhouse-legacy() {
+  if already_up clickhouse-legacy "$CLICKHOUSE_HTTP_PORT"; then
+    warn_if_foreign_clickhouse "$CLICKHOUSE_HTTP_PORT" clickhouse-legacy
     return
   fi
-  if pid_alive clickhouse; then
+  if pid_alive clickhouse-legacy; then
     # Launched by an earlier up.sh and still starting: just wait for it.
-    started+=(clickhouse)
+    started+=(clickhouse-legacy)
     return
   fi
-  render_clickhouse_config
-  log "clickhouse: starting on $HOST:$CLICKHOUSE_HTTP_PORT (http) / $CLICKHOUSE_TCP_PORT (native)"
-  start_bg clickhouse "$LOG_DIR/clickhouse.stdout.log" \
-    clickhouse-server --config-file="$CH_DIR/etc/config.xml"
-  started+=(clickhouse)
+  render_clickhouse_config "$STATE_DIR/clickhouse" "$CLICKHOUSE_HTTP_PORT" "$CLICKHOUSE_TCP_PORT" clickhouse
+  log "clickhouse-legacy: starting 18.16 on $HOST:$CLICKHOUSE_HTTP_PORT (http) / $CLICKHOUSE_TCP_PORT (native)"
+  start_bg clickhouse-legacy "$LOG_DIR/clickhouse.stdout.log" \
+    clickhouse-server --config-file="$STATE_DIR/clickhouse/etc/config.xml"
+  started+=(clickhouse-legacy)
 }
 
-wait_clickhouse() {
-  wait_for clickhouse 60 "$LOG_DIR/clickhouse.err.log" clickhouse_ping
-  clickhouse_admin_ok || die "clickhouse: up, but $CLICKHOUSE_ADMIN_USER cannot log in (see $LOG_DIR/clickhouse.log)"
+wait_clickhouse-legacy() {
+  wait_for clickhouse-legacy 60 "$LOG_DIR/clickhouse.err.log" clickhouse_ping "$CLICKHOUSE_HTTP_PORT"
+  clickhouse_admin_ok "$CLICKHOUSE_HTTP_PORT" ||
+    die "clickhouse-legacy: up, but $CLICKHOUSE_ADMIN_USER cannot log in (see $LOG_DIR/clickhouse.log)"
+}
+
+start_clickhouse-modern() {
+  if already_up clickhouse-modern "$CLICKHOUSE_MODERN_HTTP_PORT"; then
+    warn_if_foreign_clickhouse "$CLICKHOUSE_MODERN_HTTP_PORT" clickhouse-modern
+    return
+  fi
+  if pid_alive clickhouse-modern; then
+    started+=(clickhouse-modern)
+    return
+  fi
+  local dir="$CLICKHOUSE_MODERN_DIR" overlay
+  render_clickhouse_config "$dir" "$CLICKHOUSE_MODERN_HTTP_PORT" "$CLICKHOUSE_MODERN_TCP_PORT" clickhouse-modern
+  # The modern-only overlays, merged by ClickHouse into config.xml / users.xml.
+  for overlay in config.d users.d; do
+    rm -rf "$dir/etc/$overlay"
+    mkdir -p "$dir/etc/$overlay"
+    cp "$INFRA_DIR/clickhouse-modern/$overlay/"*.xml "$dir/etc/$overlay/"
+  done
+  log "clickhouse-modern: starting 26.x on $HOST:$CLICKHOUSE_MODERN_HTTP_PORT (http) / $CLICKHOUSE_MODERN_TCP_PORT (native)"
+  FRAMEDECK_CLICKHOUSE_PASSWORD="$CLICKHOUSE_ADMIN_PASSWORD" \
+    start_bg clickhouse-modern "$LOG_DIR/clickhouse-modern.stdout.log" \
+    node "$INFRA_LOCAL_DIR/clickhouse-modern.supervisor.mjs" \
+      --launcher "$CLICKHOUSE_MODERN_LAUNCHER" --library "$CLICKHOUSE_MODERN_LIB" \
+      --config "$dir/etc/config.xml" --data "$dir/data" --http-port "$CLICKHOUSE_MODERN_HTTP_PORT" \
+      --pid-file "$(pid_file clickhouse-modern)" --engine-pid-file "$PID_DIR/clickhouse-modern.engine.pid"
+  started+=(clickhouse-modern)
+}
+
+wait_clickhouse-modern() {
+  wait_for clickhouse-modern 60 "$LOG_DIR/clickhouse-modern.err.log" clickhouse_ping "$CLICKHOUSE_MODERN_HTTP_PORT"
+  clickhouse_admin_ok "$CLICKHOUSE_MODERN_HTTP_PORT" ||
+    die "clickhouse-modern: up, but $CLICKHOUSE_ADMIN_USER cannot log in (see $LOG_DIR/clickhouse-modern.log)"
 }
 
 # Kafka --------------------------------------------------------------------------------
