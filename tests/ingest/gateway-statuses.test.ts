@@ -77,6 +77,12 @@ describe('POST /v1/events statuses', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
   });
 
+  it('400 for a varint longer than 10 bytes (08 ff×11 01), which a lenient decoder reads as an empty batch', async () => {
+    const res = await postEvents(Buffer.from([0x08, ...Array<number>(11).fill(0xff), 0x01]), { 'x-api-key': key });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toMatch(/not a valid protobuf/);
+  });
+
   it('400 for a missing X-SDK-Version', async () => {
     const res = await postEvents(body, { 'x-api-key': key, 'x-sdk-version': undefined });
     expect(res.status).toBe(400);
@@ -143,7 +149,7 @@ describe('POST /v1/events statuses', () => {
   it('411 without Content-Length (chunked body)', async () => {
     const reply = await rawRequest(
       `POST /v1/events HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/x-protobuf\r\n` +
-        `X-SDK-Version: t/1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
+        `X-SDK-Version: t/1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
     );
     expect(statusOf(reply)).toBe(411);
   });
@@ -215,12 +221,58 @@ describe('POST /v1/events statuses', () => {
     expect(Number(two.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('without Idempotency-Key, the batch id is derived from the project and the inflated bytes', async () => {
+    const same = batchBody([event({ eventName: `retry_${randomUUID()}` })]);
+    const first = await postEvents(same, { 'x-api-key': key });
+    const retry = await postEvents(gzipSync(same), { 'x-api-key': key, 'content-encoding': 'gzip' });
+    expect([first.status, retry.status]).toEqual([202, 202]);
+    expect(first.headers.get('x-batch-id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(retry.headers.get('x-batch-id')).toBe(first.headers.get('x-batch-id'));
+    const other = await newTenant(stack.pool, 'pro');
+    const elsewhere = await postEvents(same, { 'x-api-key': other.keys.ingest! });
+    expect(elsewhere.headers.get('x-batch-id')).not.toBe(first.headers.get('x-batch-id'));
+    const changed = await postEvents(batchBody([event({ eventName: `retry_${randomUUID()}` })]), { 'x-api-key': key });
+    expect(changed.headers.get('x-batch-id')).not.toBe(first.headers.get('x-batch-id'));
+  });
+
   it('accepts an Idempotency-Key UUID as the batch id and refuses a malformed one', async () => {
     const id = randomUUID();
     const res = await postEvents(body, { 'x-api-key': key, 'idempotency-key': id });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-batch-id')).toBe(id);
     expect((await postEvents(body, { 'x-api-key': key, 'idempotency-key': 'retry-1' })).status).toBe(400);
+  });
+});
+
+describe('invalid keys per client address', () => {
+  it('429 with Retry-After after N unknown keys from one address in a window, whatever key it sends next', async () => {
+    const port = '18093';
+    // A private Redis namespace: the counters of this address must not reach other test files.
+    const limited = await startGateway({
+      FRAMEDECK_INGEST_PORT: port,
+      FRAMEDECK_REDIS_PREFIX: `fdtest-${randomUUID()}:`,
+      FRAMEDECK_INGEST_INVALID_KEYS_PER_WINDOW: '5',
+      FRAMEDECK_INGEST_INVALID_KEYS_WINDOW_SECONDS: '60',
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      // A valid key without events:write is a configuration mistake, not a guess: not counted.
+      for (let i = 0; i < 6; i++)
+        expect((await postEvents(body, { 'x-api-key': tenant.keys.read! }, url)).status).toBe(403);
+      const guesses = [];
+      for (let i = 0; i < 8; i++) guesses.push(await postEvents(body, { 'x-api-key': `fd_${randomUUID()}` }, url));
+      expect(guesses.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 429, 429, 429]);
+      const retryAfter = Number(guesses[5]!.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(guesses[5]!.json().error).toMatch(/invalid API keys/);
+      // The address is refused whatever the key, until the window ends.
+      expect((await postEvents(body, { 'x-api-key': key }, url)).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { sql } from '@framedeck/clickhouse';
 import { kafkaSection } from '@framedeck/config';
 import { createKafka } from '@framedeck/kafka';
@@ -12,6 +13,8 @@ import { waitFor } from '../support/wait.js';
 import {
   batchBody,
   event,
+  expectExactlyLedger,
+  ledgerIds,
   newTenant,
   postEvents,
   queryRows,
@@ -162,6 +165,32 @@ describe('ingest pipeline', () => {
       sql`SELECT count() AS n FROM events FINAL WHERE project_id = ${tenant.projectId} AND event_name = ${name}`,
     );
     expect(Number(row!.n)).toBe(5);
+  });
+
+  it('stores a batch retried without Idempotency-Key once: the SDKs retry timeouts, 429 and 5xx with the same bytes', async () => {
+    const retrying = await newTenant(stack.pool, 'pro');
+    const name = uniqueProbeName();
+    const body = batchBody(Array.from({ length: 5 }, (_, i) => event({ eventName: name, sessionId: `s${i}` })));
+    const answers = [];
+    for (const gzip of [false, true, false]) {
+      const headers = { 'x-api-key': retrying.keys.ingest!, ...(gzip ? { 'content-encoding': 'gzip' } : {}) };
+      answers.push(await postEvents(gzip ? gzipSync(body) : body, headers));
+    }
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    const batchId = answers[0]!.headers.get('x-batch-id')!;
+    expect(answers.map((a) => a.headers.get('x-batch-id'))).toEqual([batchId, batchId, batchId]);
+    // Every copy inserted (or merged away) before counting, so the count cannot be early.
+    const rawCount = async () =>
+      Number(
+        (
+          await queryRows<{ n: string }>(
+            stack.clickhouse,
+            sql`SELECT count() AS n FROM events WHERE project_id = ${retrying.projectId}`,
+          )
+        )[0]!.n,
+      );
+    await waitFor(async () => (await rawCount()) >= 15, { timeoutMs: 8_000, what: 'three copies' }).catch(() => {});
+    await expectExactlyLedger(stack.clickhouse, retrying.projectId, ledgerIds([{ batchId, events: 5, attempts: 3 }]));
   });
 
   it('dead-letters a message that does not decode, with the reason in its headers, and moves on', async () => {

@@ -119,7 +119,7 @@ describe('wire format check', () => {
   });
 });
 
-function wireTypeOf(type: string): number {
+function wireTypeOf(type: string): (typeof WIRE)[keyof typeof WIRE] {
   if (['float', 'fixed32', 'sfixed32'].includes(type)) return WIRE.i32;
   if (['double', 'fixed64', 'sfixed64'].includes(type)) return WIRE.i64;
   if (['string', 'bytes'].includes(type)) return WIRE.len;

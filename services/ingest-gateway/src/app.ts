@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
-import { IngestError, sendError } from './http/ingest-error.js';
-import { createEventsHandler, type EventsHandlerDeps } from './ingest/events.handler.js';
+import { answerBeforeBody } from './http/early-refusal.js';
+import { IngestError } from './http/ingest-error.js';
+import { createEventsHandler, earlyRefusalLimits, type EventsHandlerDeps } from './ingest/events.handler.js';
 
 export type GatewayDeps = EventsHandlerDeps & {
   checks: HealthChecks;
@@ -15,14 +16,15 @@ export type GatewayDeps = EventsHandlerDeps & {
  */
 export function buildGatewayServer(deps: GatewayDeps): http.Server {
   const handleEvents = createEventsHandler(deps);
+  const refusalLimits = earlyRefusalLimits(deps.config);
   const server = http.createServer(deps.serverOptions ?? {}, (req, res) => {
     if (serveHealth(req, res, deps.checks, deps.isShuttingDown)) return;
     const path = (req.url ?? '').split('?')[0];
     if (path === '/v1/events') {
       if (req.method === 'POST') return void handleEvents(req, res);
-      return sendError(res, new IngestError(405, 'Use POST.', { allow: 'POST' }), true);
+      return answerBeforeBody(req, res, new IngestError(405, 'Use POST.', { allow: 'POST' }), refusalLimits);
     }
-    sendError(res, new IngestError(404, 'Not found.'), true);
+    answerBeforeBody(req, res, new IngestError(404, 'Not found.'), refusalLimits);
   });
   // A malformed request (e.g. bytes past Content-Length that do not form a request) gets the
   // ingest error shape too, instead of Node's bare 400.

@@ -27,6 +27,11 @@ export function ingestSection(source: Env) {
       FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS: env.positiveInt(5_000),
       // Requests arriving within this window share one Kafka produce call.
       FRAMEDECK_INGEST_PUBLISH_LINGER_MS: env.nonNegativeInt(2),
+      // Unknown or deactivated keys one client address may send per window before it gets 429.
+      FRAMEDECK_INGEST_INVALID_KEYS_PER_WINDOW: env.positiveInt(20),
+      FRAMEDECK_INGEST_INVALID_KEYS_WINDOW_SECONDS: env.positiveInt(60),
+      // After an early refusal answered with Connection: close, how long the rest of the body is discarded.
+      FRAMEDECK_INGEST_LINGER_MS: env.positiveInt(2_000),
     },
     source,
   );
@@ -38,6 +43,11 @@ export function ingestSection(source: Env) {
     keyLastUsedFlushMs: e.FRAMEDECK_INGEST_KEY_LAST_USED_FLUSH_MS,
     publishTimeoutMs: e.FRAMEDECK_INGEST_PUBLISH_TIMEOUT_MS,
     publishLingerMs: e.FRAMEDECK_INGEST_PUBLISH_LINGER_MS,
+    invalidKeys: {
+      perWindow: e.FRAMEDECK_INGEST_INVALID_KEYS_PER_WINDOW,
+      windowSeconds: e.FRAMEDECK_INGEST_INVALID_KEYS_WINDOW_SECONDS,
+    },
+    lingerMs: e.FRAMEDECK_INGEST_LINGER_MS,
   };
 }
 export type IngestConfig = ReturnType<typeof ingestSection>;

@@ -7,7 +7,7 @@ import { createRedisClient } from '@framedeck/redis';
 import { buildGatewayServer } from './app.js';
 import { createIngestKeyAuthenticator } from './auth/ingest-key.authenticator.js';
 import { loadGatewayConfig } from './config.js';
-import { createIngestLimiter } from './limits/ingest.limiter.js';
+import { createIngestLimiter, createInvalidKeyLimiter } from './limits/ingest.limiter.js';
 import { BatchPublisher } from './publish/batch.publisher.js';
 
 runMain('ingest-gateway', async () => {
@@ -48,6 +48,7 @@ runMain('ingest-gateway', async () => {
     },
     authenticate: createIngestKeyAuthenticator(apiKeys, pool),
     limiter: createIngestLimiter(redis, logger),
+    invalidKeys: createInvalidKeyLimiter(redis, logger, config.ingest.invalidKeys),
     publish: (message) => publisher.publish(message),
     config: config.ingest,
     logger,

@@ -13,6 +13,13 @@ export type IngestPrincipal = {
 
 export type IngestKeyAuthenticator = (rawKey: string) => Promise<IngestPrincipal>;
 
+/** 403 for a key that is unknown or deactivated (counted per client address: InvalidKeyLimiter). */
+export class InvalidKeyError extends IngestError {
+  constructor() {
+    super(403, 'Invalid or deactivated API key.');
+  }
+}
+
 /**
  * Resolves an X-API-Key to its project, tenant and plan, or refuses it (403), through the key
  * lookup the API shares (cached by hash; its TTL bounds how long a deactivated key keeps
@@ -37,7 +44,7 @@ export function createIngestKeyAuthenticator(
     } catch {
       throw new IngestError(503, 'Key verification is temporarily unavailable; retry later.', { 'retry-after': '2' });
     }
-    if (!key) throw new IngestError(403, 'Invalid or deactivated API key.');
+    if (!key) throw new InvalidKeyError();
     if (!hasScope(key.scopes, 'events:write')) throw new IngestError(403, 'This API key lacks the events:write scope.');
     if (!plan) throw new Error(`tenant ${key.tenantId} has unknown plan ${key.planId}`);
     return {

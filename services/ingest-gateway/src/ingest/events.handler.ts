@@ -1,50 +1,66 @@
-import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Logger } from '@framedeck/logging';
 import { BatchDecodeError, decodeTelemetryBatch, envelopeHeaders } from '@framedeck/proto';
-import type { IngestKeyAuthenticator } from '../auth/ingest-key.authenticator.js';
+import { InvalidKeyError, type IngestKeyAuthenticator } from '../auth/ingest-key.authenticator.js';
 import type { IngestConfig } from '../config.js';
+import { answerBeforeBody, type EarlyRefusalLimits } from '../http/early-refusal.js';
 import { IngestError, sendError, sendJson } from '../http/ingest-error.js';
 import { readBody } from '../http/request-body.js';
-import type { IngestLimiter } from '../limits/ingest.limiter.js';
+import type { IngestLimiter, InvalidKeyLimiter } from '../limits/ingest.limiter.js';
 import { PublishUnavailableError, type BatchMessage } from '../publish/batch.publisher.js';
+import { contentBatchId } from './batch-id.js';
 import { inflateBody } from './inflate.js';
-import { parseIngestHeaders } from './request-headers.js';
+import { MAX_BODY_BYTES, parseIngestHeaders } from './request-headers.js';
 
 export type EventsHandlerDeps = {
   authenticate: IngestKeyAuthenticator;
   limiter: IngestLimiter;
+  invalidKeys: InvalidKeyLimiter;
   publish: (message: BatchMessage) => Promise<void>;
-  config: Pick<IngestConfig, 'bodyTimeoutMs' | 'maxInflatedBytes'>;
+  config: Pick<IngestConfig, 'bodyTimeoutMs' | 'maxInflatedBytes' | 'lingerMs'>;
   logger: Logger;
 };
+
+/** How refusals decided before the body is read are answered (see early-refusal.ts). */
+export function earlyRefusalLimits(config: Pick<IngestConfig, 'bodyTimeoutMs' | 'lingerMs'>): EarlyRefusalLimits {
+  return { drainCapBytes: MAX_BODY_BYTES, drainTimeoutMs: config.bodyTimeoutMs, lingerMs: config.lingerMs };
+}
 
 const ACCEPTED = Buffer.from(JSON.stringify({ status: 'accepted' }));
 
 /**
- * POST /v1/events. Order: headers (no I/O), key, rate limit, body, inflate, decode, monthly
- * budget, publish. Per-event validation is the consumer's; here the body only has to decode
- * as a TelemetryBatch.
+ * POST /v1/events. Order: headers (no I/O), client address not blocked for invalid keys, key,
+ * rate limit, body, inflate, decode, monthly budget, publish. Per-event validation is the
+ * consumer's; here the body only has to decode as a TelemetryBatch.
  * An empty batch (no events; e.g. an empty body) is answered 202 and nothing is published:
  * there is nothing to store, and an SDK that flushes an empty queue did nothing wrong.
+ * Batch id: the sender's Idempotency-Key, else a hash of the project and the inflated bytes
+ * (batch-id.ts), so a retried batch is stored once either way.
  */
 export function createEventsHandler(deps: EventsHandlerDeps) {
+  const refusalLimits = earlyRefusalLimits(deps.config);
   return async function handleEvents(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let bodyRead = false;
+    let phase: 'headers' | 'body' | 'read' = 'headers';
     try {
       const headers = parseIngestHeaders(req);
-      const principal = await deps.authenticate(headers.apiKey);
       const receivedAt = new Date();
+      const address = req.socket.remoteAddress ?? 'unknown';
+      deps.invalidKeys.check(address, receivedAt);
+      const principal = await deps.authenticate(headers.apiKey).catch(async (error: unknown) => {
+        if (error instanceof InvalidKeyError) await deps.invalidKeys.recordInvalidKey(address, receivedAt);
+        throw error;
+      });
       await deps.limiter.checkRate(principal, receivedAt);
 
+      phase = 'body';
       const body = await readBody(req, headers.contentLength, deps.config.bodyTimeoutMs);
-      bodyRead = true;
+      phase = 'read';
       const batch = headers.gzip ? await inflateBody(body, deps.config.maxInflatedBytes) : body;
       const events = decode(batch);
       if (events === 0) return sendJson(res, 202, ACCEPTED);
 
       await deps.limiter.consumeBudget(principal, events, receivedAt);
-      const batchId = headers.idempotencyKey ?? randomUUID();
+      const batchId = headers.idempotencyKey ?? contentBatchId(principal.projectId, batch);
       await publish(deps, {
         value: batch,
         headers: envelopeHeaders({
@@ -58,11 +74,13 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
       });
       sendJson(res, 202, ACCEPTED, { 'x-batch-id': batchId });
     } catch (error) {
-      // NOTE: a refusal before the body was read closes the connection: the unread body would
-      // otherwise be parsed as the next request on this keep-alive socket.
-      if (error instanceof IngestError) return sendError(res, error, !bodyRead);
-      deps.logger.error({ err: error }, 'ingest request failed');
-      sendError(res, new IngestError(500, 'Internal error.'), !bodyRead);
+      const refusal = error instanceof IngestError ? error : new IngestError(500, 'Internal error.');
+      if (refusal.status === 500) deps.logger.error({ err: error }, 'ingest request failed');
+      // NOTE: a refusal before the body was read discards the body first (or closes lingering),
+      // so the answer is not lost to a TCP reset; one while reading it closes the connection,
+      // since what is left of the body would otherwise be parsed as the next request.
+      if (phase === 'headers') return answerBeforeBody(req, res, refusal, refusalLimits);
+      sendError(res, refusal, phase === 'body');
     }
   };
 }

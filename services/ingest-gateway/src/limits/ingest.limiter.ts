@@ -36,15 +36,20 @@ local total = redis.call('INCRBY', KEYS[1], events)
 if total == events then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 return total`;
 
-export function createIngestLimiter(redis: Redis, logger: Logger): IngestLimiter {
+/** Logs "limits not enforced" at most every 10 s while Redis is unreachable. */
+function failOpenWarning(logger: Logger): (error: unknown, what: string) => void {
   let lastWarning = 0;
-  const failOpen = (error: unknown, what: string) => {
+  return (error, what) => {
     const now = Date.now();
     if (now - lastWarning > 10_000) {
       lastWarning = now;
       logger.warn({ err: (error as Error).message, limit: what }, 'redis unavailable: ingest limits not enforced');
     }
   };
+}
+
+export function createIngestLimiter(redis: Redis, logger: Logger): IngestLimiter {
+  const failOpen = failOpenWarning(logger);
 
   return {
     async checkRate(principal, now) {
@@ -91,4 +96,76 @@ export function createIngestLimiter(redis: Redis, logger: Logger): IngestLimiter
 export function secondsUntilNextMonth(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/**
+ * Invalid ingest keys per client address (the TCP peer): after `perWindow` unknown or
+ * deactivated keys from one address within a fixed window of `windowSeconds`, that address
+ * is answered 429 with Retry-After until the window ends, before any key lookup, so guessing
+ * keys or a misconfigured sender cannot turn into one Postgres query per request.
+ * A key that exists but lacks events:write is not counted (it is a configuration mistake,
+ * answered from the key cache).
+ *
+ * The count is shared through Redis; the verdict is kept in this process, so a request from an
+ * address that is not blocked costs no Redis call. Across gateway instances an address gets at
+ * most one more failure per instance before each of them blocks it too. Redis unreachable:
+ * fails open, like the other ingest limits.
+ */
+export type InvalidKeyLimiter = {
+  /** Throws 429 when `address` is blocked. No I/O. */
+  check(address: string, now: Date): void;
+  /** Counts an unknown or deactivated key sent from `address`. */
+  recordInvalidKey(address: string, now: Date): Promise<void>;
+};
+
+// KEYS[1] counter of one window, ARGV[1] ttl seconds. Returns the count including this failure.
+const COUNT_FAILURE = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
+export function createInvalidKeyLimiter(
+  redis: Redis,
+  logger: Logger,
+  options: { perWindow: number; windowSeconds: number },
+): InvalidKeyLimiter {
+  const failOpen = failOpenWarning(logger);
+  const windowMs = options.windowSeconds * 1000;
+  /** Blocked address → end of its window (ms). */
+  const blocked = new Map<string, number>();
+
+  return {
+    check(address, now) {
+      const until = blocked.get(address);
+      if (until === undefined) return;
+      const left = until - now.getTime();
+      if (left <= 0) return void blocked.delete(address);
+      throw new IngestError(429, 'Too many invalid API keys from this address; retry later.', {
+        'retry-after': String(Math.ceil(left / 1000)),
+      });
+    },
+
+    async recordInvalidKey(address, now) {
+      const window = Math.floor(now.getTime() / windowMs);
+      let count: number;
+      try {
+        count = (await redis.eval(
+          COUNT_FAILURE,
+          1,
+          `ingest:invalid-keys:${address}:${window}`,
+          options.windowSeconds + 1,
+        )) as number;
+      } catch (error) {
+        return failOpen(error, 'invalid keys');
+      }
+      if (count < options.perWindow) return;
+      if (blocked.size >= MAX_BLOCKED_ADDRESSES) {
+        for (const [other, until] of blocked) if (until <= now.getTime()) blocked.delete(other);
+        if (blocked.size >= MAX_BLOCKED_ADDRESSES) blocked.delete(blocked.keys().next().value!);
+      }
+      blocked.set(address, (window + 1) * windowMs);
+    },
+  };
 }
