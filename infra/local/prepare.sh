@@ -5,10 +5,12 @@
 #   prepare.sh            node modules, the local stack (up.sh), build, migrations
 #
 # Environment: whatever FRAMEDECK_* variables the caller exported (test.sh exports the test
-# databases and topics) are what `framedeck migrate` migrates.
+# databases and topics) are what `framedeck migrate` migrates. ClickHouse: the engine
+# FRAMEDECK_CLICKHOUSE_ENGINE selects, at FRAMEDECK_CLICKHOUSE_URL (default: its port).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
+export_clickhouse_engine
 
 # Node modules: a clean `npm ci` on a fresh clone; `npm install` when package-lock.json
 # changed since the last install (a pulled branch with new dependencies must not fail at

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # `npm start`: on a fresh machine, install and start everything, seed a demo project, print
 # the URLs and demo keys. Ctrl-C stops the services and the components this run started.
+#
+# ClickHouse: the engine FRAMEDECK_CLICKHOUSE_ENGINE selects (legacy by default;
+# `FRAMEDECK_CLICKHOUSE_ENGINE=modern npm start` for 26.x); migrations and services are
+# pointed at it (FRAMEDECK_CLICKHOUSE_URL, unless set by the caller).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
@@ -8,6 +12,7 @@ cd "$REPO_ROOT"
 mkdir -p "$PID_DIR"
 before="$(running_components)"
 trap 'stop_components_started_since "$before" "this run"' EXIT
+export_clickhouse_engine
 
 bash "$INFRA_LOCAL_DIR/prepare.sh"
 
