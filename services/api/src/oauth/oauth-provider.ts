@@ -1,11 +1,12 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { OAUTH_GRANTABLE_SCOPES } from '@framedeck/auth';
+import { OAUTH_GRANTABLE_SCOPES, type Scope } from '@framedeck/auth';
 import { findOAuthConsentOf, findUserById, type Pool } from '@framedeck/postgres';
 import type { ServerSecrets } from '../security/server-secrets.js';
 import { OAUTH_LIFETIMES, OAUTH_PATHS } from './oauth.constants.js';
 import { postgresAdapterFactory } from './postgres.adapter.js';
 import { redirectUriProblem } from './redirect-uri.policy.js';
-import { resolveScopeRequest } from './scope.policy.js';
+import { registrationAnswer, REGISTERED_SCOPE } from './registration.metadata.js';
+import { resolveRegisteredScope, resolveScopeRequest } from './scope.policy.js';
 
 export type OAuthProviderOptions = {
   /** {app_origin}; the issuer identifier. */
@@ -93,11 +94,13 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     extraParams: {
       // Runs after the client and its redirect_uri were validated, so a refusal is redirected
       // back to the client as error=invalid_scope (RFC 6749 §4.1.2.1).
-      scope: (ctx, value) => {
-        const request = resolveScopeRequest(value);
+      scope: (ctx, value, client) => {
+        const request = resolveScopeRequest(value, registeredScopesOf(client?.metadata()));
         if (!request.ok) {
           throw new errors.InvalidScope(
-            `${request.refused.join(', ')} can never be granted through OAuth; use an API key`,
+            request.reason === 'never-granted'
+              ? `${request.refused.join(', ')} can never be granted through OAuth; use an API key`
+              : `${request.refused.join(', ')} is outside the scope this client registered`,
             request.refused.join(' '),
           );
         }
@@ -106,11 +109,16 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     },
     extraClientMetadata: {
       // RFC 7591 members we keep so tools can identify themselves.
-      properties: ['software_id', 'software_version'],
+      // registered_scope: the registration's `scope` (checked and renamed on the way in by
+      // registration.metadata.ts, since the library accepts only its own OpenID scopes there).
+      properties: ['software_id', 'software_version', REGISTERED_SCOPE],
       // NOTE: the library calls this once per property above for every client it validates
       // (registration and load), whatever the property; the first call checks the whole
       // document's redirect URIs, which the built-in rules allow more widely than we do.
-      validator: (_ctx, key, _value, metadata) => {
+      validator: (_ctx, key, value, metadata) => {
+        if (key === REGISTERED_SCOPE && value !== undefined && !resolveRegisteredScope(value).ok) {
+          throw new errors.InvalidClientMetadata('scope holds values outside scopes_supported');
+        }
         if (key !== 'software_id') return;
         // NOTE: the library mints a client_secret when the registration request omits
         // token_endpoint_auth_method (before our default "none" applies); a public client has no
@@ -160,5 +168,24 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     },
     renderError: (ctx, out) => options.renderError(ctx, { error: out.error, description: out.error_description }),
   };
-  return new Provider(options.issuer, configuration);
+  const provider = new Provider(options.issuer, configuration);
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.method !== 'POST' || ctx.path !== OAUTH_PATHS.registration) return;
+    // NOTE: the library challenges every registration error with WWW-Authenticate (meant for a
+    // registration access token, which FrameDeck does not use); strict clients read a 400 with
+    // it as an authentication challenge.
+    ctx.remove('WWW-Authenticate');
+    if (ctx.status === 201 && ctx.body && typeof ctx.body === 'object') {
+      ctx.body = registrationAnswer(ctx.body as Record<string, unknown>);
+    }
+  });
+  return provider;
+}
+
+function registeredScopesOf(metadata: Record<string, unknown> | undefined): Scope[] | undefined {
+  const registered = metadata?.[REGISTERED_SCOPE];
+  if (registered === undefined) return undefined;
+  const parsed = resolveRegisteredScope(registered);
+  return parsed.ok ? parsed.scopes : [];
 }

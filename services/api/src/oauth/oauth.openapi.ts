@@ -54,7 +54,15 @@ const RegistrationRequest = z
     token_endpoint_auth_method: z.literal('none').optional(),
     grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(),
     response_types: z.array(z.literal('code')).optional(),
-    scope: z.string().optional(),
+    scope: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          `Space-separated values of scopes_supported (${OAUTH_GRANTABLE_SCOPES.join(', ')}): the scopes the client ` +
+          'may then request. Any other value → 400 invalid_client_metadata. In the answer: the scopes the client may ' +
+          'request (all of scopes_supported when none was registered).',
+      }),
     software_id: z.string().optional(),
     software_version: z.string().optional(),
   })
@@ -134,7 +142,11 @@ export function oauthOpenApiPaths(appOrigin: string): ZodOpenApiPathsObject {
         requestBody: { required: true, content: { 'application/json': { schema: RegistrationRequest } } },
         responses: {
           201: json('The registered client.', RegistrationResponse),
-          400: json('invalid_redirect_uri, invalid_client_metadata.', OAuthError),
+          400: json(
+            'invalid_redirect_uri, invalid_client_metadata (e.g. a scope outside scopes_supported). Never carries ' +
+              'WWW-Authenticate: registration needs no token.',
+            OAuthError,
+          ),
           429: json('Too many registrations from this address; see Retry-After.', OAuthError),
         },
       }),

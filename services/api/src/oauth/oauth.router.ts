@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { SlidingWindowCounter } from '@framedeck/rate-limit';
 import { OAUTH_PATHS, OAUTH_REGISTRATIONS_PER_IP } from './oauth.constants.js';
 import { oauthMetadataRouter } from './oauth-metadata.routes.js';
+import { registrationScope } from './registration.metadata.js';
 
 /** The endpoints the library answers itself; everything else never reaches it. */
 function isProviderPath(path: string): boolean {
@@ -31,7 +32,7 @@ export function oauthRouter(deps: {
   const router = Router();
   router.use(oauthMetadataRouter(deps.issuer, deps.apiResource));
   router.use(deps.interactions);
-  router.post(OAUTH_PATHS.registration, registrationLimit(deps.registrations));
+  router.post(OAUTH_PATHS.registration, registrationLimit(deps.registrations), registrationScope());
   const callback = deps.provider.callback();
   router.use((req, res, next) => (isProviderPath(req.path) ? void callback(req, res) : next()));
   return router;
