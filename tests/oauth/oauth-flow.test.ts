@@ -71,3 +71,28 @@ describe('the whole flow', () => {
     void tokenRequest;
   });
 });
+
+describe('401 challenges (RFC 6750 §3, RFC 9728 §5.1)', () => {
+  const challengeOf = async (headers: Record<string, string>) => {
+    const res = await fetch(`${api.baseUrl}/v1/projects`, { headers });
+    expect(res.status).toBe(401);
+    return res.headers.get('www-authenticate') ?? '';
+  };
+
+  it('a 401 from /api/v1 carries WWW-Authenticate: Bearer with a resource_metadata URL that serves the metadata', async () => {
+    const challenge = await challengeOf({});
+    expect(challenge).toMatch(/^Bearer realm="[^"]+", resource_metadata="[^"]+"$/);
+    const url = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
+    expect(url.startsWith(`${api.origin}/.well-known/oauth-protected-resource`)).toBe(true);
+    const metadata = await fetch(url);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({ resource: api.baseUrl, authorization_servers: [api.origin] });
+  });
+
+  it('says error="invalid_token" when a bearer token was refused, and challenges a bad API key too', async () => {
+    expect(await challengeOf({ authorization: 'Bearer not-a-token' })).toMatch(/error="invalid_token"/);
+    const keyChallenge = await challengeOf({ 'x-api-key': 'fd_wrong' });
+    expect(keyChallenge).toMatch(/^Bearer realm=/);
+    expect(keyChallenge).not.toMatch(/invalid_token/);
+  });
+});

@@ -122,7 +122,8 @@ export function buildApp(deps: ApiDeps): ApiApp {
   app.use(dashboardAssets({ dir: deps.dashboardDir, logger }));
   app.use(notFoundRoute);
 
-  app.use(problemHandler(logger));
+  // With the OAuth server, a 401 points to the protected resource metadata it serves.
+  app.use(problemHandler(logger, identity?.bearerChallenge));
   const erasureSweep = startErasureSweep(
     {
       pool: deps.pool,

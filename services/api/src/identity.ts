@@ -9,6 +9,7 @@ import type { RouteDefinition } from './http/route.js';
 import { authorizedAppsRoutes } from './oauth/authorized-apps.route.js';
 import { interactionRouter } from './oauth/interaction.routes.js';
 import { OAuthBearerVerifier } from './oauth/oauth-bearer.verifier.js';
+import { bearerChallenge } from './oauth/oauth-metadata.routes.js';
 import { OAuthGrants } from './oauth/oauth-grants.service.js';
 import { oauthOpenApiPaths } from './oauth/oauth.openapi.js';
 import { createOAuthProvider } from './oauth/oauth-provider.js';
@@ -49,6 +50,8 @@ export type Identity = {
   /** OpenAPI paths of the endpoints outside the registry (OAuth, sign-in). */
   openApiPaths: ZodOpenApiPathsObject;
   provider: Provider;
+  /** WWW-Authenticate of a 401 from the REST API, pointing to the protected resource metadata. */
+  bearerChallenge: (invalidToken: boolean) => string;
   /** Flushes last-use times and stops timers. */
   close: () => Promise<void>;
 };
@@ -109,6 +112,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
     routes: authorizedAppsRoutes(grants),
     openApiPaths: { ...oauthOpenApiPaths(appOrigin), ...sessionOpenApiPaths() },
     provider,
+    bearerChallenge: (invalidToken) => bearerChallenge(appOrigin, apiResource, invalidToken),
     close: async () => {
       clearInterval(housekeeping);
       await bearerVerifier.close();

@@ -124,7 +124,12 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   for (const s of [...errors].sort()) {
     responses[s] = {
       description: ERROR_DESCRIPTIONS[s] ?? 'Error.',
-      headers: s === 429 || s === 503 ? { ...RATE_LIMIT_HEADERS, 'Retry-After': retryAfterHeader } : RATE_LIMIT_HEADERS,
+      headers:
+        s === 429 || s === 503
+          ? { ...RATE_LIMIT_HEADERS, 'Retry-After': retryAfterHeader }
+          : s === 401
+            ? { ...RATE_LIMIT_HEADERS, 'WWW-Authenticate': wwwAuthenticateHeader }
+            : RATE_LIMIT_HEADERS,
       content: { 'application/problem+json': { schema: ProblemSchema } },
     };
   }
@@ -161,3 +166,9 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
 }
 
 const retryAfterHeader = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const } };
+const wwwAuthenticateHeader = {
+  description:
+    'Bearer challenge (RFC 6750 §3): `Bearer realm="FrameDeck API", resource_metadata="{app_origin}/.well-known/' +
+    'oauth-protected-resource/api"` (RFC 9728 §5.1; with error="invalid_token" when a bearer token was refused).',
+  schema: { type: 'string' as const },
+};

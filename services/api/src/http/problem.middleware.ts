@@ -12,7 +12,15 @@ export const notFoundRoute: RequestHandler = (_req, _res, next) => next(problems
  * clients) are shown; anything else is logged and answered without internal detail (no stack,
  * SQL, host names).
  */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+export function problemHandler(
+  logger: Logger,
+  /**
+   * The WWW-Authenticate value of a 401 under /api (RFC 6750 §3: a resource server that accepts
+   * bearer tokens challenges with the Bearer scheme); `invalidToken` when a bearer token was
+   * sent and refused.
+   */
+  challenge: (invalidToken: boolean) => string = () => 'Bearer realm="FrameDeck API"',
+): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const problem = toProblem(error);
     if (!problem) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
@@ -20,6 +28,10 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const doc = (problem ?? problems.internal()).toDocument();
     if (res.headersSent) return void res.destroy();
     if (doc.retry_after !== undefined) res.setHeader('Retry-After', String(doc.retry_after));
+    if (doc.status === 401 && req.originalUrl.startsWith('/api/')) {
+      const bearerSent = req.get('x-api-key') === undefined && /^bearer\s/i.test(req.get('authorization') ?? '');
+      res.setHeader('WWW-Authenticate', challenge(bearerSent));
+    }
     res.status(doc.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(doc));
   };
 }

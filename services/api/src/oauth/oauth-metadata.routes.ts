@@ -35,11 +35,26 @@ export function protectedResourceMetadata(issuer: string, apiResource: string) {
   };
 }
 
+/** Where the protected resource metadata of `apiResource` is served (RFC 9728 §3.1: the resource's path appended). */
+export function protectedResourceMetadataPath(apiResource: string): string {
+  return `/.well-known/oauth-protected-resource${new URL(apiResource).pathname}`;
+}
+
+/**
+ * The challenge of a 401 from the REST API (RFC 6750 §3), pointing to the protected resource
+ * metadata (RFC 9728 §5.1) from which a client finds the authorization server.
+ * `invalidToken`: a bearer token was sent and refused (error="invalid_token").
+ */
+export function bearerChallenge(issuer: string, apiResource: string, invalidToken: boolean): string {
+  const metadata = `${issuer}${protectedResourceMetadataPath(apiResource)}`;
+  return `Bearer realm="FrameDeck API"${invalidToken ? ', error="invalid_token"' : ''}, resource_metadata="${metadata}"`;
+}
+
 export function oauthMetadataRouter(issuer: string, apiResource: string): Router {
   const router = Router();
   const server = authorizationServerMetadata(issuer);
   const resource = protectedResourceMetadata(issuer, apiResource);
-  const resourcePath = `/.well-known/oauth-protected-resource${new URL(apiResource).pathname}`;
+  const resourcePath = protectedResourceMetadataPath(apiResource);
   router.get(OAUTH_PATHS.metadata, (_req, res) => {
     // Public and static: tools may fetch it from a browser, and caches may keep it an hour.
     res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=3600' }).json(server);
