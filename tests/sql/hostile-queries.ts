@@ -14,8 +14,8 @@ export type HostileContext = {
   otherProjectId: string;
 };
 
-/** 18.16 says "Unknown identifier: project_id"; modern servers "Unknown expression identifier `project_id`". */
-const UNKNOWN_PROJECT_ID = /Unknown (expression )?identifier:? `?project_id/;
+/** 18.16 says "Unknown identifier: project_id"; modern servers "Unknown expression (or function) identifier `project_id`". */
+const UNKNOWN_PROJECT_ID = /Unknown (expression (or function )?)?identifier:? `?project_id/;
 
 const notAvailable = (table: string) => new RegExp(`Table ${table.replace(/\./g, '\\.')} is not available`);
 
@@ -238,12 +238,12 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
     server(
       'range(1e8) sorted',
       'SELECT arrayJoin(range(100000000)) AS x ORDER BY x DESC LIMIT 1',
-      /Memory limit|Limit for/,
+      /[Mm]emory limit|Limit for/,
     ),
     server(
       'cross join explosion',
       'SELECT count() FROM (SELECT arrayJoin(range(100000)) AS a FROM events) AS l CROSS JOIN (SELECT arrayJoin(range(100000)) AS b FROM events) AS r',
-      /Memory limit|Limit for JOIN|Limit for rows/,
+      /[Mm]emory limit|Limit for JOIN|Limit for rows|Timeout exceeded/,
     ),
     check(
       'deeply nested expression',
