@@ -19,9 +19,12 @@ describe('{base_url}/openapi.json', () => {
 
   it('gives every operation a scope, a security requirement, the problem schema and the rate-limit headers', async () => {
     const { body: doc } = await api.request('/openapi.json');
-    const operations = Object.entries(doc.paths).flatMap(
-      ([path, item]) => Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })), // eslint-disable-line @typescript-eslint/no-explicit-any
-    );
+    // Operations on {base_url}; the ingest endpoint has a server of its own (tested below).
+    const operations = Object.entries(doc.paths)
+      .filter(([, item]) => !(item as { servers?: unknown }).servers)
+      .flatMap(
+        ([path, item]) => Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })), // eslint-disable-line @typescript-eslint/no-explicit-any
+      );
     expect(operations.length).toBeGreaterThan(0);
     for (const { path, method, op } of operations) {
       const where = `${method.toUpperCase()} ${path}`;
@@ -59,6 +62,32 @@ describe('{base_url}/openapi.json', () => {
     const create = doc.paths['/v1/projects/{id}/keys'].post;
     const body = create.requestBody.content['application/json'].schema;
     expect(body.properties.preset.enum).toEqual(['ingest', 'read', 'readWrite', 'full']);
+  });
+});
+
+describe('the ingest endpoint in {base_url}/openapi.json', () => {
+  it('is POST /v1/events on {ingest_url}, with its headers, protobuf body and every gateway status', async () => {
+    const { body: doc } = await api.request('/openapi.json');
+    const item = doc.paths['/v1/events'];
+    expect(item.servers).toEqual([expect.objectContaining({ url: api.config.addresses.ingestUrl })]);
+    const op = item.post;
+    expect(op['x-required-scope']).toBe('events:write');
+    expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(Object.keys(op.requestBody.content)).toEqual(['application/x-protobuf']);
+    const headers = op.parameters.filter((p: { in: string }) => p.in === 'header');
+    expect(
+      Object.fromEntries(headers.map((p: { name: string; required?: boolean }) => [p.name, !!p.required])),
+    ).toEqual({
+      'X-SDK-Version': true,
+      'Content-Length': true,
+      'Content-Encoding': false,
+      'Idempotency-Key': false,
+    });
+    expect(Object.keys(op.responses).sort()).toEqual(['202', '400', '401', '403', '411', '413', '415', '429', '503']);
+    expect(op.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(op.responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/IngestError',
+    });
   });
 });
 

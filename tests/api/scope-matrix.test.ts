@@ -219,8 +219,9 @@ describe.each(MATRIX)('$method $path needs $scope', (row) => {
 });
 
 it('every documented operation has a row in this matrix', () => {
-  const documented = Object.values(api.api.openApiDocument.paths ?? {}).flatMap((item) =>
-    Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId),
-  );
+  // Operations on {base_url}: the ingest endpoint (its own server, key scope events:write) is the gateway's.
+  const documented = Object.values(api.api.openApiDocument.paths ?? {})
+    .filter((item) => !item.servers)
+    .flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId));
   expect(documented.sort()).toEqual(MATRIX.map((r) => r.operationId).sort());
 });

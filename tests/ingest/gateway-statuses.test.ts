@@ -14,16 +14,29 @@ import {
   batchBody,
   event,
   newTenant,
-  postEvents,
+  postEvents as sendEvents,
   rawRequest,
   startGateway,
-  statusOf,
+  statusOf as rawStatusOf,
   type Tenant,
 } from './ingest-harness.js';
+import { ingestOpenApiPaths } from '../../services/api/src/http/ingest.openapi.js';
 
 // Every status of POST /v1/events, each provoked from the sender's side against the real
 // gateway (Postgres keys, Redis counters, Kafka acks). Nothing here needs the consumer.
 const stack = connectTestStack();
+// Every status this file provokes, compared at the end with the OpenAPI document's.
+const seen = new Set<number>();
+const postEvents = async (...args: Parameters<typeof sendEvents>) => {
+  const res = await sendEvents(...args);
+  seen.add(res.status);
+  return res;
+};
+const statusOf = (reply: string) => {
+  const status = rawStatusOf(reply);
+  seen.add(status);
+  return status;
+};
 let gateway: RunningService;
 let tenant: Tenant;
 let key: string;
@@ -306,5 +319,12 @@ describe('when a dependency is down', () => {
     } finally {
       await noRedis.stop();
     }
+  });
+});
+
+describe('the OpenAPI document of the API', () => {
+  it('documents exactly the statuses the gateway answered above', () => {
+    const responses = ingestOpenApiPaths('http://ingest.example')['/v1/events']!.post!.responses!;
+    expect(Object.keys(responses).map(Number).sort()).toEqual([...seen].sort());
   });
 });

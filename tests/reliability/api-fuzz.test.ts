@@ -151,7 +151,9 @@ describe(`API parameter fuzzing (seed ${FUZZ_SEED})`, () => {
 
   it('every documented operation answers random query strings and JSON bodies without a 5xx', async () => {
     const rng = new Prng(FUZZ_SEED ^ 0xb0d1);
+    // Operations on {base_url} only: the ingest endpoint has a server of its own.
     const operations = Object.entries(api.api.openApiDocument.paths as Record<string, Record<string, unknown>>)
+      .filter(([, item]) => !item.servers)
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ path, method: method.toUpperCase() })))
       .filter(({ path }) => path.startsWith('/v1/') && path !== '/v1/session');
     expect(operations.length).toBeGreaterThan(25);

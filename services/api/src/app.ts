@@ -14,6 +14,7 @@ import { dashboardAssets } from './http/dashboard-assets.js';
 import type { ApiServices } from './http/api-services.js';
 import { identify } from './http/auth.middleware.js';
 import { failOpenCounter } from './http/fail-open-counter.js';
+import { ingestOpenApiPaths } from './http/ingest.openapi.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import type { BearerTokenVerifier } from './http/principal.js';
 import { notFoundRoute, problemHandler } from './http/problem.middleware.js';
@@ -96,7 +97,11 @@ export function buildApp(deps: ApiDeps): ApiApp {
   const identifyAs = (accepts: 'any' | 'apiKey' | 'session') =>
     identify(apiKeys, deps.bearerVerifier ?? identity?.bearerVerifier, accepts, identity?.sessionAuthenticator);
   const guard: RequestHandler[] = [identifyAs('any'), rateLimiter.middleware('plan')];
-  const openApiDocument = buildOpenApiDocument(routes, { baseUrl: config.addresses.baseUrl }, identity?.openApiPaths);
+  const openApiDocument = buildOpenApiDocument(
+    routes,
+    { baseUrl: config.addresses.baseUrl },
+    { ...ingestOpenApiPaths(config.addresses.ingestUrl), ...identity?.openApiPaths },
+  );
 
   const app = express();
   app.disable('x-powered-by');
