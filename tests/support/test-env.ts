@@ -40,7 +40,8 @@ export const STATE_DIR = harnessEnv.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
  * the services read it): its pid file is the one infra/local writes for that engine.
  */
 export const CLICKHOUSE_ENGINE = harnessEnv.FRAMEDECK_CLICKHOUSE_ENGINE === 'modern' ? 'modern' : 'legacy';
-export const CLICKHOUSE_PID_FILE = `${STATE_DIR}/run/${CLICKHOUSE_ENGINE === 'modern' ? 'clickhouse-modern' : 'clickhouse'}.pid`;
+export const CLICKHOUSE_PID_NAME = CLICKHOUSE_ENGINE === 'modern' ? 'clickhouse-modern' : 'clickhouse';
+export const CLICKHOUSE_PID_FILE = `${STATE_DIR}/run/${CLICKHOUSE_PID_NAME}.pid`;
 
 /** `npm run test:reliability` sets FRAMEDECK_RELIABILITY_FULL=1: more fuzz cases, a fresh seed. */
 export const RELIABILITY_FULL = harnessEnv.FRAMEDECK_RELIABILITY_FULL === '1';

@@ -13,7 +13,14 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inheritedEnv, REPO_ROOT, serviceEnv, STATE_DIR } from '../../support/test-env.js';
+import {
+  CLICKHOUSE_ENGINE,
+  CLICKHOUSE_PID_NAME,
+  inheritedEnv,
+  REPO_ROOT,
+  serviceEnv,
+  STATE_DIR,
+} from '../../support/test-env.js';
 import { waitFor } from '../../support/wait.js';
 
 const run = promisify(execFile);
@@ -21,7 +28,7 @@ const run = promisify(execFile);
 export type Component = 'postgres' | 'redis' | 'clickhouse' | 'kafka';
 
 /**
- * Ports of the fault stack: far from the shared stack's (5432, 6379, 8123, 9000, 9092/9093)
+ * Ports of the fault stack: far from the shared stack's (5432, 6379, 8123/8124, 9000/9001, 9092/9093)
  * and from the test services' (18080-18083), so killing these never touches what other
  * engineers, `npm start` or other test files use.
  */
@@ -30,6 +37,8 @@ export const FAULT_PORTS = {
   redis: 56379,
   clickhouseHttp: 58123,
   clickhouseTcp: 59000,
+  clickhouseModernHttp: 58124,
+  clickhouseModernTcp: 59001,
   kafka: 59092,
   kafkaController: 59093,
   api: 58080,
@@ -63,7 +72,9 @@ export class FaultStack {
     FRAMEDECK_POSTGRES_URL: `postgres://postgres:postgres@127.0.0.1:${FAULT_PORTS.postgres}/framedeck_reliability`,
     FRAMEDECK_REDIS_URL: `redis://127.0.0.1:${FAULT_PORTS.redis}`,
     FRAMEDECK_REDIS_PREFIX: 'fdrel:',
-    FRAMEDECK_CLICKHOUSE_URL: `http://127.0.0.1:${FAULT_PORTS.clickhouseHttp}`,
+    // The fault stack runs the ClickHouse engine under test (FRAMEDECK_CLICKHOUSE_ENGINE).
+    FRAMEDECK_CLICKHOUSE_ENGINE: CLICKHOUSE_ENGINE,
+    FRAMEDECK_CLICKHOUSE_URL: `http://127.0.0.1:${CLICKHOUSE_ENGINE === 'modern' ? FAULT_PORTS.clickhouseModernHttp : FAULT_PORTS.clickhouseHttp}`,
     FRAMEDECK_CLICKHOUSE_DATABASE: 'framedeck_reliability',
     FRAMEDECK_KAFKA_BROKERS: `127.0.0.1:${FAULT_PORTS.kafka}`,
     FRAMEDECK_KAFKA_EVENTS_TOPIC: 'framedeck-reliability.telemetry-batches.v1',
@@ -176,7 +187,9 @@ export class FaultStack {
 
   private pidOf(component: Component): number | undefined {
     const file =
-      component === 'postgres' ? `${this.pgDir}/data/postmaster.pid` : `${this.stateDir}/run/${component}.pid`;
+      component === 'postgres'
+        ? `${this.pgDir}/data/postmaster.pid`
+        : `${this.stateDir}/run/${component === 'clickhouse' ? CLICKHOUSE_PID_NAME : component}.pid`;
     if (!existsSync(file)) return undefined;
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
     return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
@@ -215,6 +228,9 @@ export class FaultStack {
       FRAMEDECK_REDIS_PORT: String(FAULT_PORTS.redis),
       FRAMEDECK_CLICKHOUSE_HTTP_PORT: String(FAULT_PORTS.clickhouseHttp),
       FRAMEDECK_CLICKHOUSE_TCP_PORT: String(FAULT_PORTS.clickhouseTcp),
+      FRAMEDECK_CLICKHOUSE_MODERN_HTTP_PORT: String(FAULT_PORTS.clickhouseModernHttp),
+      FRAMEDECK_CLICKHOUSE_MODERN_TCP_PORT: String(FAULT_PORTS.clickhouseModernTcp),
+      FRAMEDECK_CLICKHOUSE_ENGINE: CLICKHOUSE_ENGINE,
       FRAMEDECK_KAFKA_PORT: String(FAULT_PORTS.kafka),
       FRAMEDECK_KAFKA_CONTROLLER_PORT: String(FAULT_PORTS.kafkaController),
     });
