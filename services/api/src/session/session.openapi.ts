@@ -32,8 +32,9 @@ export function sessionOpenApiPaths(): ZodOpenApiPathsObject {
         operationId: 'signIn',
         summary: 'Sign in to the dashboard (sets the session cookie)',
         description:
-          `JSON only. At most ${SIGN_IN_LIMITS.perEmail} attempts per email and ${SIGN_IN_LIMITS.perClientIp} ` +
-          `per client IP in ${SIGN_IN_LIMITS.windowMinutes} minutes. Bad email and bad password get the same answer.`,
+          `JSON only. At most ${SIGN_IN_LIMITS.perEmailFromClientIp} attempts per email from one client IP and ` +
+          `${SIGN_IN_LIMITS.perClientIp} per client IP in ${SIGN_IN_LIMITS.windowMinutes} minutes (never per email ` +
+          'alone, so nobody can lock a user out from another address). Bad email and bad password get the same answer.',
         security: [],
         requestBody: { required: true, content: { 'application/json': { schema: SignInBody } } },
         responses: {

@@ -14,11 +14,15 @@ export type SignInOutcome =
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 /**
- * DECISION: attempts (not only failures) are counted over the counter's window, per email and
- * per client IP, before the password is checked: guessing is slow, and so is burning our CPU
- * on Argon2 (each check costs ~19 MiB and tens of ms on these 2 cores).
+ * DECISION: attempts (not only failures) are counted over the counter's window before the
+ * password is checked, per (email, client IP) and per client IP: guessing is slow, and so is
+ * burning our CPU on Argon2 (each check costs ~19 MiB and tens of ms on these 2 cores).
+ * NOTE: never per email alone: whoever knows a user's email could then lock the user out from
+ * any address. Attempts from another address fill only that address's buckets; the user's own
+ * address is untouched. A guesser spread over many addresses is slowed by the per-address
+ * limit (and the password rules), not by the victim's lockout.
  */
-export const SIGN_IN_LIMITS = { perEmail: 10, perClientIp: 50, windowMinutes: 15 } as const;
+export const SIGN_IN_LIMITS = { perEmailFromClientIp: 10, perClientIp: 50, windowMinutes: 15 } as const;
 
 /** Sign-in of a dashboard user by email and password: shared by the dashboard and the OAuth pages. */
 export class UserSignIn {
@@ -30,9 +34,10 @@ export class UserSignIn {
 
   async attempt(input: { email: string; password: string; clientIp: string }): Promise<SignInOutcome> {
     const email = input.email.trim().toLowerCase();
-    const emailKey = `signin:email:${createHash('sha256').update(email).digest('base64url').slice(0, 22)}`;
+    const emailHash = createHash('sha256').update(email).digest('base64url').slice(0, 22);
+    const emailFromClientKey = `signin:email-ip:${emailHash}:${input.clientIp}`;
     const throttled = await this.throttle([
-      [emailKey, SIGN_IN_LIMITS.perEmail],
+      [emailFromClientKey, SIGN_IN_LIMITS.perEmailFromClientIp],
       [`signin:ip:${input.clientIp}`, SIGN_IN_LIMITS.perClientIp],
     ]);
     if (throttled) return throttled;
@@ -40,7 +45,7 @@ export class UserSignIn {
     const user = await findUserByEmail(this.deps.db, email);
     const valid = await verifyPassword(user?.passwordHash ?? (await this.decoyHash), input.password);
     if (!user || !valid) return { ok: false, reason: 'invalid_credentials' };
-    await this.deps.attempts.reset(emailKey);
+    await this.deps.attempts.reset(emailFromClientKey);
     return { ok: true, user };
   }
 
