@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickhouseSection } from '@framedeck/config';
 import { inheritedEnv, REPO_ROOT, serviceEnv, STATE_DIR } from '../support/test-env.js';
 import { waitFor } from '../support/wait.js';
+import { isProcessAlive } from '../support/processes.js';
 
 // The modern ClickHouse engine (26.x, clickhouse-local from libchdb.so) as infra/local runs
 // it: under infra/local/clickhouse-modern.supervisor.mjs, which restarts it when it dies and
@@ -71,15 +72,6 @@ function pidFrom(file: string): number {
   return pid;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const scripts = (script: 'up.sh' | 'down.sh') =>
   run('bash', [`${REPO_ROOT}infra/local/${script}`, 'clickhouse-modern'], { env, timeout: 120_000 });
 
@@ -100,7 +92,7 @@ async function backOnPing(since: number, timeoutMs: number, what: string): Promi
 
 beforeAll(async () => {
   if (!(await ping())) await scripts('up.sh');
-  if (!existsSync(SUPERVISOR_PID_FILE) || !alive(pidFrom(SUPERVISOR_PID_FILE))) {
+  if (!existsSync(SUPERVISOR_PID_FILE) || !isProcessAlive(pidFrom(SUPERVISOR_PID_FILE))) {
     throw new Error(
       `the modern ClickHouse engine on port ${HTTP_PORT} was not started by infra/local (no live ${SUPERVISOR_PID_FILE}); ` +
         'these tests only crash an engine the scripts supervise',
@@ -124,11 +116,15 @@ describe('the modern ClickHouse engine under its supervisor', () => {
 
     const killedAt = Date.now();
     process.kill(engine, 'SIGKILL');
-    await waitFor(() => !alive(engine), { timeoutMs: 5_000, intervalMs: 10, what: `engine pid ${engine} to die` });
+    await waitFor(() => !isProcessAlive(engine), {
+      timeoutMs: 5_000,
+      intervalMs: 10,
+      what: `engine pid ${engine} to die`,
+    });
     const tookMs = await backOnPing(killedAt, BACK_WITHIN_MS, 'the restarted engine to answer /ping');
 
     expect(tookMs).toBeLessThanOrEqual(BACK_WITHIN_MS);
-    expect(alive(supervisor)).toBe(true); // the same supervisor restarted it
+    expect(isProcessAlive(supervisor)).toBe(true); // the same supervisor restarted it
     expect(pidFrom(ENGINE_PID_FILE)).not.toBe(engine);
     expect(await stillThere('before-kill-9')).toBe(1);
   });
@@ -145,7 +141,7 @@ describe('the modern ClickHouse engine under its supervisor', () => {
     });
     // clickhouse-local dies a few seconds after such bytes (a broken pipe it does not catch);
     // clickhouse-server would not. Either way it must answer again.
-    const diedAt = await waitFor(() => (alive(engine) ? undefined : Date.now()), {
+    const diedAt = await waitFor(() => (isProcessAlive(engine) ? undefined : Date.now()), {
       timeoutMs: 15_000,
       intervalMs: 10,
       what: 'the engine to react',
@@ -167,8 +163,8 @@ describe('the modern ClickHouse engine under its supervisor', () => {
     const logOffset = statSync(SUPERVISOR_LOG).size;
 
     await scripts('down.sh');
-    expect(alive(supervisor)).toBe(false);
-    expect(alive(engine)).toBe(false);
+    expect(isProcessAlive(supervisor)).toBe(false);
+    expect(isProcessAlive(engine)).toBe(false);
     expect(await ping()).toBe(false);
     const stopLog = readFileSync(SUPERVISOR_LOG).subarray(logOffset).toString('utf8');
     expect(stopLog).toMatch(/engine stopped cleanly via KILL QUERY in \d+ ms \(exit code 0\)/);

@@ -64,3 +64,13 @@ export function runCli(
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** Whether a process with this pid exists (signal 0 checks without signalling). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

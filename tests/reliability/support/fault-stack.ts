@@ -22,6 +22,7 @@ import {
   STATE_DIR,
 } from '../../support/test-env.js';
 import { waitFor } from '../../support/wait.js';
+import { isProcessAlive } from '../../support/processes.js';
 
 const run = promisify(execFile);
 
@@ -127,7 +128,7 @@ export class FaultStack {
     const pid = this.pidOf(component);
     if (pid === undefined) throw new Error(`${component} of the fault stack is not running`);
     process.kill(pid, 'SIGKILL');
-    await waitFor(async () => !alive(pid) && !(await portOpen(portOf(component))), {
+    await waitFor(async () => !isProcessAlive(pid) && !(await portOpen(portOf(component))), {
       timeoutMs: 15_000,
       intervalMs: 50,
       what: `${component} (pid ${pid}) to be gone`,
@@ -192,7 +193,7 @@ export class FaultStack {
         : `${this.stateDir}/run/${component === 'clickhouse' ? CLICKHOUSE_PID_NAME : component}.pid`;
     if (!existsSync(file)) return undefined;
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
+    return Number.isInteger(pid) && pid > 0 && isProcessAlive(pid) ? pid : undefined;
   }
 
   private async initPostgres(): Promise<void> {
@@ -254,15 +255,6 @@ function portOf(component: Component): number {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -303,7 +295,7 @@ async function acquireLock(dir: string): Promise<void> {
     }
     const owner = Number(existsSync(`${dir}/pid`) ? readFileSync(`${dir}/pid`, 'utf8') : NaN);
     // A lock without a pid file is a few microseconds old (or its owner died right away).
-    if (Number.isInteger(owner) && owner > 0 && !alive(owner)) rmSync(dir, { recursive: true, force: true });
+    if (Number.isInteger(owner) && owner > 0 && !isProcessAlive(owner)) rmSync(dir, { recursive: true, force: true });
     if (Date.now() > deadline) {
       throw new Error(`another test run (pid ${owner}) has held the fault stack for over ${LOCK_WAIT_MS / 1000} s`);
     }
