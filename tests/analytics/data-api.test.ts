@@ -93,6 +93,33 @@ describe('export', () => {
     expect(rows).toHaveLength(13);
   });
 
+  it("CSV: cells an SDK sent that a spreadsheet would evaluate are prefixed with ', numbers stay numbers", async () => {
+    const hostile = await bootstrapTenant(api.pool, { plan: 'pro' });
+    await insertEvents(api.clickhouse, [
+      {
+        projectId: hostile.projectId,
+        eventName: '=HYPERLINK("http://evil.example","x")',
+        playerId: '+1 555',
+        sessionId: '-2+3',
+        mapId: '@SUM(A1)',
+        position: [-12.5, 3],
+        at: hoursAgo(1),
+      },
+    ]);
+    const res = await api.request('/v1/data/export?format=csv', {
+      key: hostile.keys.full!,
+      projectId: hostile.projectId,
+    });
+    expect(res.status).toBe(200);
+    const row = res.text.trim().split('\n')[1]!;
+    expect(row).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(row).toContain(`"'+1 555"`);
+    expect(row).toContain(`"'-2+3"`);
+    expect(row).toContain(`"'@SUM(A1)"`);
+    expect(row).toContain(',-12.5,');
+    expect(row).not.toMatch(/,"[=+\-@]/);
+  });
+
   it.each([
     '?format=xml',
     '?format=csv&include=maps',

@@ -4,6 +4,7 @@ import { streamEvents, type ExportFormat } from '@framedeck/analytics';
 import type { ClickHouseReader } from '@framedeck/clickhouse';
 import { listAlertRules, listContentEntries, listMaps, listThresholdProfiles, type Pool } from '@framedeck/postgres';
 import { toMapResponse } from '../maps/map.schema.js';
+import { csvFormulaGuard } from './csv-formula-guard.js';
 
 export const EXPORT_RESOURCES = ['maps', 'content', 'alert_rules', 'threshold_profiles', 'events'] as const;
 export type ExportResource = (typeof EXPORT_RESOURCES)[number];
@@ -38,7 +39,8 @@ async function writeLine(out: Writable, value: unknown): Promise<void> {
  * NDJSON: a header line {kind: "export"}, then one line per map, content entry, alert rule and
  * threshold profile (each with its kind), then one line per event (kind "event"), then a
  * trailer {kind: "end", events: N} — a download without the trailer is incomplete.
- * CSV: events only, with a header row.
+ * CSV: events only, with a header row; text cells that spreadsheet software would evaluate
+ * (=, +, -, @, tab, CR first) are prefixed with ' on the way through (csv-formula-guard.ts).
  * Postgres resources are small and read whole; events stream from ClickHouse untouched, so
  * memory stays bounded by the stream buffers whatever the project's size.
  */
@@ -53,7 +55,7 @@ export async function writeProjectExport(
     ? await streamEvents(deps.clickhouse, { projectId: q.projectId, from: q.from, to: q.to, format: q.format })
     : undefined;
   try {
-    if (q.format === 'csv') await pipeline(events!, out);
+    if (q.format === 'csv') await pipeline(events!, csvFormulaGuard(), out);
     else await writeNdjson(deps.pool, q, events, out);
   } finally {
     events?.destroy(); // no-op when consumed; closes the ClickHouse download when we stopped early
