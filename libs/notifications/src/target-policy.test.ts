@@ -26,11 +26,18 @@ describe('isNonPublicAddress', () => {
     '::ffff:127.0.0.1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::7f00:1',
+    '64:ff9b:1::a00:1', // local-use NAT64
+    '64:ff9b:1:ffff::1',
+    '2002:7f00:1::1', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
+    '2002:808:808::1', // 6to4 is refused whole: even a public IPv4 goes through a relay
+    '2001:0:4136:e378::1', // Teredo
     'ff02::1',
   ])('refuses %s', (address) => expect(isNonPublicAddress(address)).toBe(true));
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
-    expect(isNonPublicAddress(address)).toBe(false),
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888', '2003::1'])(
+    'allows %s',
+    (address) => expect(isNonPublicAddress(address)).toBe(false),
   );
 });
 
@@ -48,6 +55,8 @@ describe('checkTargetUrl', () => {
     ['https://0x7f.1/hook', /private/],
     ['https://[::1]/hook', /private/],
     ['https://[::ffff:169.254.169.254]/latest/meta-data', /private/],
+    ['https://[2002:a9fe:a9fe::]/latest/meta-data', /private/],
+    ['https://[64:ff9b:1::a9fe:a9fe]/latest/meta-data', /private/],
     ['https://localhost/hook', /public host/],
     ['https://metadata/hook', /public host/],
     ['https://printer.local/hook', /public host/],

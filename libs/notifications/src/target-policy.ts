@@ -40,7 +40,10 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 96], // unspecified, loopback, IPv4-compatible
   ['64:ff9b::', 96], // NAT64 can reach any IPv4 address
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): a site's own translator, same reach
   ['100::', 64],
+  ['2001::', 32], // Teredo: the tunnel endpoint is an embedded IPv4 address
+  ['2002::', 16], // 6to4: the relay reaches the embedded IPv4 address (2002:7f00:1:: is 127.0.0.1)
   ['2001:db8::', 32],
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
