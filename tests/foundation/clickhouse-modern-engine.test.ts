@@ -175,3 +175,14 @@ describe('the modern ClickHouse engine under its supervisor', () => {
     for (const key of ['before-kill-9', 'before-garbage', 'before-stop']) expect(await stillThere(key)).toBe(1);
   });
 });
+
+describe('the docker-compose ClickHouse files', () => {
+  it('are accepted by the modern engine: both users log in and the sandbox limits are in force', async () => {
+    // Merged into an image-shaped base config and run on 26.x, since no Docker engine runs here.
+    const { stdout, stderr } = await run('bash', [`${REPO_ROOT}infra/docker/check-clickhouse-config.sh`], {
+      env: inheritedEnv({ FRAMEDECK_DOCKER_CHECK_HTTP_PORT: '28125', FRAMEDECK_DOCKER_CHECK_TCP_PORT: '29002' }),
+      timeout: 120_000,
+    });
+    expect(`${stdout}${stderr}`).toMatch(/docker ClickHouse config check passed on 2\d\./);
+  });
+});
