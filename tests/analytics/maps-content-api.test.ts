@@ -92,6 +92,15 @@ describe('map upload', () => {
     validator.expectProblem(await upload({ ...DEFAULT_MAP_FIELDS, mapId: 'huge' }, { bytes: huge }), 413);
   });
 
+  it('refuses with 400 a PNG whose header claims 100000 × 100000 pixels (it would size the heatmap canvas)', async () => {
+    const claim = pngImage(4, 4);
+    claim.writeUInt32BE(100_000, 16); // IHDR width
+    claim.writeUInt32BE(100_000, 20); // IHDR height
+    const res = await upload({ ...DEFAULT_MAP_FIELDS, mapId: 'giant' }, { bytes: claim });
+    validator.expectProblem(res, 400);
+    expect(res.body.detail).toMatch(/at most 16384 × 16384/);
+  });
+
   it('re-uploading a mapId replaces it: same id and createdAt, new bounds, image and updatedAt', async () => {
     const first = await upload({ ...DEFAULT_MAP_FIELDS, mapId: 'replace-me' }, { bytes: pngImage(8, 8) });
     const second = await upload(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectImageType, readMapImage } from './map-image.js';
+import { detectImageType, MAP_IMAGE_MAX_SIDE, readMapImage } from './map-image.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -26,4 +26,25 @@ describe('map image detection', () => {
   it('a right signature with a broken header is not an image either', () => {
     expect(readMapImage(Buffer.from([...PNG_SIGNATURE, 1, 2, 3]))).toHaveProperty('error');
   });
+
+  it(`refuses a header claiming more than ${MAP_IMAGE_MAX_SIDE} pixels on a side, whatever the file size`, () => {
+    expect(readMapImage(pngHeader(100_000, 100_000))).toEqual({ error: expect.stringMatching(/100000 × 100000/) });
+    expect(readMapImage(pngHeader(MAP_IMAGE_MAX_SIDE + 1, 16))).toHaveProperty('error');
+    expect(readMapImage(pngHeader(16, MAP_IMAGE_MAX_SIDE + 1))).toHaveProperty('error');
+    expect(readMapImage(pngHeader(MAP_IMAGE_MAX_SIDE, MAP_IMAGE_MAX_SIDE))).toMatchObject({
+      width: MAP_IMAGE_MAX_SIDE,
+      height: MAP_IMAGE_MAX_SIDE,
+    });
+  });
 });
+
+/** A PNG signature and IHDR chunk only: all that is read for the dimensions. */
+function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr.set([8, 2, 0, 0, 0], 16); // 8-bit RGB; the CRC is left zero
+  return Buffer.concat([Buffer.from(PNG_SIGNATURE), ihdr]);
+}

@@ -5,6 +5,14 @@ import type { MapImageType } from '@framedeck/postgres';
 /** Uploads above this are refused with 413: 10 MiB fits an 8K × 8K PNG of a typical top-down map. */
 export const MAP_IMAGE_MAX_BYTES = 10 * 1_048_576;
 
+/**
+ * Largest width or height a map image may have. The dimensions come from the image's header and
+ * size the heatmap canvas the dashboard draws, so a header claiming 100000 × 100000 must not get
+ * through (a few bytes of PNG header cannot be allowed to ask for a 40 GB canvas). 16384 is the
+ * largest canvas side browsers draw and well above an 8K map.
+ */
+export const MAP_IMAGE_MAX_SIDE = 16_384;
+
 export type MapImage = { contentType: MapImageType; width: number; height: number; sha256: string; bytes: Buffer };
 
 /**
@@ -31,6 +39,11 @@ export function readMapImage(bytes: Buffer): MapImage | { error: string } {
     return { error: 'file is not a readable image (corrupt or truncated header).' };
   }
   if (!size.width || !size.height) return { error: 'file has no readable image dimensions.' };
+  if (size.width > MAP_IMAGE_MAX_SIDE || size.height > MAP_IMAGE_MAX_SIDE) {
+    return {
+      error: `file is ${size.width} × ${size.height} pixels; at most ${MAP_IMAGE_MAX_SIDE} × ${MAP_IMAGE_MAX_SIDE} is accepted.`,
+    };
+  }
   return {
     contentType,
     width: size.width,

@@ -5,7 +5,7 @@ import { ProjectPathParams } from '../http/common.schemas.js';
 import { readMultipart } from '../http/multipart.js';
 import { defineRoute } from '../http/route.js';
 import { parseOr400 } from '../http/validate.js';
-import { MAP_IMAGE_MAX_BYTES, readMapImage } from '../maps/map-image.js';
+import { MAP_IMAGE_MAX_BYTES, MAP_IMAGE_MAX_SIDE, readMapImage } from '../maps/map-image.js';
 import { MapSchema, toMapResponse } from '../maps/map.schema.js';
 
 /** A decimal number in a form field ("12", "-3.5", "1e3"); empty or non-finite is a 400. */
@@ -46,7 +46,8 @@ export const uploadMapRoute = defineRoute({
   summary: 'Upload a map (image and world bounds)',
   description:
     'multipart/form-data with the image as `file` (PNG, JPEG or WebP, recognised by its content, at most ' +
-    `${MAP_IMAGE_MAX_BYTES} bytes) and the fields below. imageWidth/imageHeight are read from the image. ` +
+    `${MAP_IMAGE_MAX_BYTES} bytes and ${MAP_IMAGE_MAX_SIDE} × ${MAP_IMAGE_MAX_SIDE} pixels, else 413 or 400) and the ` +
+    'fields below. imageWidth/imageHeight are read from the image. ' +
     'Uploading an existing mapId replaces that map (same id and createdAt, new updatedAt) and answers 201 too. ' +
     'Images are stored once per project and content hash; deleting a map keeps its image.',
   tag: 'Maps',
