@@ -13,9 +13,11 @@ Commands:
   bootstrap [--plan free|pro|enterprise] [--json]   create a tenant, a user, a project and its API keys
   project create --tenant <id> --name <name> [--json]
                                                     add a project (with an ingest and a full key) to a tenant
-  simulate --project <id> --key <ingestKey> [--players N] [--minutes M] [--ingest-url URL]
+  simulate --project <id> [--key-file FILE] [--players N] [--minutes M] [--ingest-url URL]
            [--map-id ID] [--rate EVENTS_PER_S] [--seed S] [--json]
-                                                    send simulated gameplay telemetry through the ingest gateway
+                                                    send simulated gameplay telemetry through the ingest gateway;
+                                                    the ingest key comes from --key-file or FRAMEDECK_INGEST_KEY
+                                                    (--key <ingestKey> works but shows the key in ps)
 
 Configuration comes from FRAMEDECK_* environment variables (see README.md).`;
 
@@ -31,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       project: { type: 'string' },
       key: { type: 'string' },
+      'key-file': { type: 'string' },
       players: { type: 'string' },
       minutes: { type: 'string' },
       'ingest-url': { type: 'string' },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { simulateTelemetry, TelemetrySender, type SentBatch } from '@framedeck/sender';
 import type { TelemetryEventInput } from '@framedeck/proto';
 import type { CliConfig } from '../config.js';
@@ -34,7 +35,8 @@ export type SimulateReport = {
 /** Reads and checks `framedeck simulate` flags. */
 export function parseSimulateOptions(
   values: Record<string, string | boolean | undefined>,
-  config: CliConfig,
+  config: Pick<CliConfig, 'addresses' | 'simulate'>,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): SimulateOptions {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const positive = (name: string, fallback?: number) => {
@@ -45,9 +47,8 @@ export function parseSimulateOptions(
     return value;
   };
   const projectId = text('project');
-  const apiKey = text('key');
   if (!projectId || !UUID.test(projectId)) throw new UsageError('simulate needs --project <project UUID>');
-  if (!apiKey) throw new UsageError('simulate needs --key <ingest key>');
+  const apiKey = ingestKeyOf(text('key-file'), text('key'), config.simulate.ingestKey, warn);
   return {
     projectId,
     apiKey,
@@ -58,6 +59,39 @@ export function parseSimulateOptions(
     rate: text('rate') === undefined ? undefined : positive('rate'),
     seed: Math.round(positive('seed', 1)),
   };
+}
+
+/**
+ * The ingest key, in order: the file named by --key-file (first line), --key, then
+ * FRAMEDECK_INGEST_KEY. --key still works but is discouraged: a command line is visible to every
+ * user of the machine (ps, /proc/<pid>/cmdline), so using it prints a warning.
+ */
+function ingestKeyOf(
+  keyFile: string | undefined,
+  keyFlag: string | undefined,
+  fromEnv: string | undefined,
+  warn: (line: string) => void,
+): string {
+  if (keyFile !== undefined && keyFlag !== undefined) throw new UsageError('give --key-file or --key, not both');
+  if (keyFile !== undefined) {
+    let content: string;
+    try {
+      content = readFileSync(keyFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--key-file ${keyFile}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+    const key = content.split(/\r?\n/)[0]!.trim();
+    if (!key) throw new UsageError(`--key-file ${keyFile} is empty`);
+    return key;
+  }
+  if (keyFlag !== undefined) {
+    warn('warning: --key shows the key to every user of this machine (ps); prefer --key-file or FRAMEDECK_INGEST_KEY');
+    return keyFlag;
+  }
+  if (fromEnv) return fromEnv;
+  throw new UsageError(
+    'simulate needs an ingest key: --key-file <file> or FRAMEDECK_INGEST_KEY (or --key, discouraged)',
+  );
 }
 
 /**

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from './accounts.command.js';
+import { parseSimulateOptions } from './simulate.command.js';
+
+const PROJECT = '6f1c2a9e-1b2c-4d3e-8f40-5a6b7c8d9e0f';
+const KEY = `fd_${'k'.repeat(43)}`;
+const config = (ingestKey?: string) =>
+  ({ addresses: { ingestUrl: 'http://127.0.0.1:8081' }, simulate: { ingestKey } }) as Parameters<
+    typeof parseSimulateOptions
+  >[1];
+
+function parse(values: Record<string, string>, ingestKey?: string) {
+  const warnings: string[] = [];
+  const options = parseSimulateOptions({ project: PROJECT, ...values }, config(ingestKey), (l) => warnings.push(l));
+  return { apiKey: options.apiKey, warnings };
+}
+
+describe('framedeck simulate: where the ingest key comes from (never needed on the command line)', () => {
+  it('reads the first line of --key-file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-key-')), 'ingest.key');
+    writeFileSync(file, `${KEY}\n`, { mode: 0o600 });
+    expect(parse({ 'key-file': file })).toEqual({ apiKey: KEY, warnings: [] });
+  });
+
+  it('takes FRAMEDECK_INGEST_KEY when no flag names a key', () => {
+    expect(parse({}, KEY)).toEqual({ apiKey: KEY, warnings: [] });
+  });
+
+  it('still accepts --key, with a warning that ps shows it; a flag wins over the environment', () => {
+    const { apiKey, warnings } = parse({ key: KEY }, 'fd_from_env');
+    expect(apiKey).toBe(KEY);
+    expect(warnings.join()).toMatch(/ps/);
+  });
+
+  it('refuses no key, an empty or missing key file, and both flags', () => {
+    const empty = join(mkdtempSync(join(tmpdir(), 'fd-key-')), 'empty.key');
+    writeFileSync(empty, '\n');
+    for (const values of [
+      {},
+      { 'key-file': empty },
+      { 'key-file': '/nonexistent/key' },
+      { 'key-file': empty, key: KEY },
+    ]) {
+      expect(() => parse(values), JSON.stringify(values)).toThrow(UsageError);
+    }
+  });
+});
