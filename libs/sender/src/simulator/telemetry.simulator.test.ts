@@ -5,7 +5,8 @@ import { Prng } from './prng.js';
 
 const options = { seed: 11, players: 30, minutes: 12, startTimeMs: 1_700_000_000_000 };
 
-describe('simulateTelemetry', () => {
+// Generating the same play three times takes ~1 s alone and several under a loaded CI machine.
+describe('simulateTelemetry', { timeout: 20_000 }, () => {
   it('is deterministic for a seed and differs across seeds', () => {
     const a = [...simulateTelemetry(options)];
     expect([...simulateTelemetry(options)]).toEqual(a);
