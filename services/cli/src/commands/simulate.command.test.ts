@@ -38,12 +38,13 @@ describe('framedeck simulate: where the ingest key comes from (never needed on t
   it('refuses no key, an empty or missing key file, and both flags', () => {
     const empty = join(mkdtempSync(join(tmpdir(), 'fd-key-')), 'empty.key');
     writeFileSync(empty, '\n');
-    for (const values of [
+    const cases: Record<string, string>[] = [
       {},
       { 'key-file': empty },
       { 'key-file': '/nonexistent/key' },
       { 'key-file': empty, key: KEY },
-    ]) {
+    ];
+    for (const values of cases) {
       expect(() => parse(values), JSON.stringify(values)).toThrow(UsageError);
     }
   });
