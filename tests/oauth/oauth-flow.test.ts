@@ -56,6 +56,7 @@ describe('the whole flow', () => {
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(tokens.body.refresh_token);
     expect(refreshed.body.scope).toBe('analytics:read');
+    expect(refreshed.body.token_type).toBe('Bearer'); // as the OpenAPI document says, not "bearer"
     expect((await apiGet(api.origin, '/v1/projects', refreshed.body.access_token)).status).toBe(200);
 
     const revoked = await fetch(`${api.origin}/api/oauth/revoke`, {
