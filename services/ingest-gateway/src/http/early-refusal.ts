@@ -38,9 +38,12 @@ export function answerBeforeBody(
     return answerAndLinger(req, res, error, limits);
   }
   let received = 0;
-  const finish = (drained: boolean) => {
+  const stop = () => {
     clearTimeout(timer);
-    req.off('data', onData).off('end', onEnd);
+    req.off('data', onData).off('end', onEnd).off('close', onClose);
+  };
+  const finish = (drained: boolean) => {
+    stop();
     if (drained) sendError(res, error);
     else answerAndLinger(req, res, error, limits);
   };
@@ -49,8 +52,10 @@ export function answerBeforeBody(
     if (received > limits.drainCapBytes) finish(false);
   };
   const onEnd = () => finish(true);
+  // The client went away before sending its whole body: nobody is left to answer.
+  const onClose = () => (req.complete ? undefined : stop());
   const timer = setTimeout(() => finish(false), limits.drainTimeoutMs);
-  req.on('data', onData).on('end', onEnd);
+  req.on('data', onData).on('end', onEnd).on('close', onClose);
 }
 
 function answerAndLinger(
