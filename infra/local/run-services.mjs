@@ -122,8 +122,9 @@ async function seedDemo(demo, baseUrl) {
   console.error('[framedeck] seeding the demo project: map image and simulated telemetry');
   try {
     await uploadDemoMap(demo, baseUrl);
+    // The key travels in the environment, not on the command line (which `ps` shows).
     execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, ...demoSimulationArgs(demo)], {
-      env: process.env,
+      env: { ...process.env, FRAMEDECK_INGEST_KEY: demo.keys.ingest },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     writeFileSync(`${stateDir}/demo.json`, JSON.stringify({ ...demo, reused: undefined, seeded: true }, null, 2), {
@@ -157,8 +158,6 @@ function demoSimulationArgs(demo) {
     'simulate',
     '--project',
     demo.projectId,
-    '--key',
-    demo.keys.ingest,
     '--players',
     '40',
     '--minutes',
