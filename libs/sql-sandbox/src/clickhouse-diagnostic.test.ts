@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanDiagnostic, toSandboxFailure } from './clickhouse-diagnostic.js';
-import { SqlQuotaExceeded, SqlRejection, SqlSandboxUnavailable } from './sandbox-errors.js';
+import { ProjectDatabaseMissing, SqlQuotaExceeded, SqlRejection } from './sandbox-errors.js';
 
 const context = { projectDatabase: 'fd_p_0123456789abcdef0123456789abcdef', sharedDatabase: 'framedeck' };
 const serverError = (text: string) => new Error(text);
@@ -35,30 +35,35 @@ describe('toSandboxFailure', () => {
     expect(failure).toBeInstanceOf(SqlRejection);
   });
 
-  it('reports an unreachable server, a vanished project database and overload as unavailability', () => {
+  it('reports an unreachable server as unavailability (500)', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' });
-    expect(toSandboxFailure(refused, context)).toBeInstanceOf(SqlSandboxUnavailable);
-    expect(
-      toSandboxFailure(
-        serverError("Code: 81, e.displayText() = DB::Exception: Database fd_p_01 doesn't exist"),
-        context,
-      ),
-    ).toBeInstanceOf(SqlSandboxUnavailable);
-    expect(
-      toSandboxFailure(
-        serverError(
-          `Code: 60, e.displayText() = DB::Exception: Table ${context.projectDatabase}.events doesn't exist.`,
-        ),
-        context,
-      ),
-    ).toBeInstanceOf(SqlSandboxUnavailable);
-    expect(
-      toSandboxFailure(
-        serverError('Code: 202, e.displayText() = DB::Exception: Too many simultaneous queries'),
-        context,
-      ),
-    ).toBeInstanceOf(SqlSandboxUnavailable);
-    expect(toSandboxFailure(new Error('socket hang up'), context)).toBeInstanceOf(SqlSandboxUnavailable);
+    expect(toSandboxFailure(refused, context)).toMatchObject({ name: 'SqlSandboxUnavailable', status: 500 });
+    expect(toSandboxFailure(new Error('socket hang up'), context)).toMatchObject({ status: 500 });
+  });
+
+  it('tells a vanished project database or view (503 after the sandbox retried) from a name the analyst wrote', () => {
+    for (const text of [
+      `Code: 81, e.displayText() = DB::Exception: Database ${context.projectDatabase} doesn't exist`,
+      `Code: 60, e.displayText() = DB::Exception: Table ${context.projectDatabase}.events doesn't exist.`,
+    ]) {
+      const failure = toSandboxFailure(serverError(text), context);
+      expect(failure).toBeInstanceOf(ProjectDatabaseMissing);
+      expect(failure).toMatchObject({ status: 503 });
+    }
+    const smuggled = toSandboxFailure(
+      serverError("Code: 81, e.displayText() = DB::Exception: Database fd_p_0123 doesn't exist"),
+      context,
+    );
+    expect(smuggled).toBeInstanceOf(SqlRejection);
+  });
+
+  it('answers a full engine (too many simultaneous queries) as a fairness limit with a retry delay, not a failure', () => {
+    const failure = toSandboxFailure(
+      serverError('Code: 202, e.displayText() = DB::Exception: Too many simultaneous queries'),
+      context,
+    );
+    expect(failure).toBeInstanceOf(SqlQuotaExceeded);
+    expect((failure as SqlQuotaExceeded).retryAfterSeconds).toBeGreaterThan(0);
   });
 
   it('reports a spent quota separately, with a retry delay', () => {

@@ -1,5 +1,5 @@
 import { isConnectionError, parseClickHouseError } from '@framedeck/clickhouse';
-import { SqlQuotaExceeded, SqlRejection, SqlSandboxUnavailable } from './sandbox-errors.js';
+import { ProjectDatabaseMissing, SqlQuotaExceeded, SqlRejection, SqlSandboxUnavailable } from './sandbox-errors.js';
 
 /**
  * Turns what ClickHouse answered into one of the sandbox's three failures. Almost every
@@ -14,7 +14,6 @@ const INFRASTRUCTURE_CODES = new Set([
   74, // CANNOT_READ_FROM_FILE_DESCRIPTOR
   75, // CANNOT_WRITE_TO_FILE_DESCRIPTOR
   76, // CANNOT_OPEN_FILE
-  81, // UNKNOWN_DATABASE: the project database vanished (analysts cannot name databases)
   173, // CANNOT_ALLOCATE_MEMORY
   192, // UNKNOWN_USER
   193, // WRONG_PASSWORD
@@ -30,7 +29,11 @@ const INFRASTRUCTURE_CODES = new Set([
   1000, // POCO_EXCEPTION
   1001, // STD_EXCEPTION
 ]);
+const UNKNOWN_TABLE = 60;
+const UNKNOWN_DATABASE = 81;
 const TOO_MANY_SIMULTANEOUS_QUERIES = 202;
+/** Seconds a caller refused for concurrency should wait: sandbox queries last seconds. */
+export const CONCURRENCY_RETRY_AFTER_SECONDS = 2;
 const QUOTA_EXPIRED = 201;
 const MAX_MESSAGE_LENGTH = 1_000;
 
@@ -59,13 +62,24 @@ export function toSandboxFailure(
     return new SqlQuotaExceeded('This project used up its hourly SQL quota; try again later.', 3_600);
   }
   if (server.code === TOO_MANY_SIMULTANEOUS_QUERIES) {
-    return new SqlSandboxUnavailable('Too many SQL queries are running right now; try again shortly.', {
-      cause: error,
-    });
+    // The engine's own per-user cap (users.xml); the admission control in front of it normally
+    // refuses first, so this is a fairness limit reached, not a failure.
+    return new SqlQuotaExceeded(
+      'Too many SQL queries are running right now; retry in a few seconds.',
+      CONCURRENCY_RETRY_AFTER_SECONDS,
+    );
   }
-  // The view itself missing is our set-up failing, not the analyst's query.
-  const viewMissing = server.code === 60 && server.message.includes(`${context.projectDatabase}.events`);
-  if (INFRASTRUCTURE_CODES.has(server.code) || viewMissing) {
+  // The project's database or view missing (dropped under us) is our set-up, not the analyst's
+  // query: analysts cannot name databases. The sandbox recreates it and retries once.
+  // Only when the message names the project's own database: a name the analyst smuggled past
+  // the checker is their query's error, not a reason to rebuild anything.
+  if (
+    (server.code === UNKNOWN_DATABASE && server.message.includes(context.projectDatabase)) ||
+    (server.code === UNKNOWN_TABLE && server.message.includes(`${context.projectDatabase}.events`))
+  ) {
+    return new ProjectDatabaseMissing({ cause: error });
+  }
+  if (INFRASTRUCTURE_CODES.has(server.code)) {
     return new SqlSandboxUnavailable('The analytics database failed to run the query; try again shortly.', {
       cause: error,
     });

@@ -1,45 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { toSandboxFailure } from './clickhouse-diagnostic.js';
+import { jsonEachRowBytes, type RowsOutcome } from './result-rows.js';
 import { SqlRejection } from './sandbox-errors.js';
-import { readRows } from './sql-sandbox.js';
 
-/** A result stream as @clickhouse/client yields it: batches of rows with their JSON text. */
-async function* streamOf(lines: string[], batchSize = 2): AsyncGenerator<{ text: string }[]> {
-  for (let i = 0; i < lines.length; i += batchSize) yield lines.slice(i, i + batchSize).map((text) => ({ text }));
+/** A response body as ClickHouse sends it: JSONEachRow bytes cut into chunks anywhere. */
+async function* chunksOf(text: string, size = 7): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-describe('readRows', () => {
-  const rows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ i }));
+async function collect(text: string, maxRows: number, maxBytes = 1_000_000, size?: number) {
+  const outcome: RowsOutcome = { rowCount: 0, bytes: 0, truncated: false };
+  const rows: string[] = [];
+  for await (const row of jsonEachRowBytes(chunksOf(text, size), { maxRows, maxBytes }, outcome)) {
+    rows.push(row.toString());
+  }
+  return { rows, outcome };
+}
 
-  it('returns every row when there are at most `limit`', async () => {
-    expect(await readRows(streamOf(rows(3)), 3)).toEqual({
-      rows: [{ i: 0 }, { i: 1 }, { i: 2 }],
-      rowCount: 3,
-      truncated: false,
-    });
+describe('jsonEachRowBytes', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ i, s: 'é\\n' })).join('\n') + '\n';
+
+  it('yields every row as ClickHouse wrote it, whatever the chunking', async () => {
+    for (const size of [1, 3, 7, 1000]) {
+      const { rows, outcome } = await collect(lines(3), 3, 1_000_000, size);
+      expect(rows.map((r) => JSON.parse(r))).toEqual([0, 1, 2].map((i) => ({ i, s: 'é\\n' })));
+      expect(outcome).toMatchObject({ rowCount: 3, truncated: false });
+    }
   });
 
-  it('stops after limit + 1 rows and reports the cut', async () => {
+  it('stops after the limit and reports the cut only when another row exists', async () => {
     let produced = 0;
     async function* endless() {
       for (;;) {
         produced += 1;
-        yield [{ text: JSON.stringify({ i: produced }) }];
+        yield Buffer.from(`{"i":${produced}}\n`);
       }
     }
-    const result = await readRows(endless(), 5);
-    expect(result).toMatchObject({ rowCount: 5, truncated: true });
+    const outcome: RowsOutcome = { rowCount: 0, bytes: 0, truncated: false };
+    const rows = [];
+    for await (const row of jsonEachRowBytes(endless(), { maxRows: 5, maxBytes: 1_000 }, outcome)) rows.push(row);
+    expect(rows).toHaveLength(5);
+    expect(outcome).toMatchObject({ rowCount: 5, truncated: true, cutBy: 'rows' });
     expect(produced).toBe(6);
   });
 
-  it('turns an exception written into the stream (18.16) into ClickHouse’s diagnostic', async () => {
-    const lines = [
-      ...rows(2),
-      'Code: 396, e.displayText() = DB::Exception: Limit for result exceeded, max rows: 1.00 million, e.what() = DB::Exception',
-    ];
-    const error = await readRows(streamOf(lines), 10).catch((e: unknown) => e);
-    const failure = toSandboxFailure(error, { projectDatabase: 'fd_p_x', sharedDatabase: 'framedeck' });
-    expect(failure).toBeInstanceOf(SqlRejection);
-    expect(failure.message).toBe('ClickHouse: Limit for result exceeded, max rows: 1.00 million');
+  it('stops at the byte cap, also in the middle of a row larger than what is left', async () => {
+    const big = `${JSON.stringify({ a: 'x'.repeat(10) })}\n${JSON.stringify({ a: 'y'.repeat(100) })}\n`;
+    const { rows, outcome } = await collect(big, 10, 50);
+    expect(rows).toHaveLength(1);
+    expect(outcome).toMatchObject({ rowCount: 1, truncated: true, cutBy: 'bytes' });
+  });
+
+  it('turns an exception written into the stream (18.16 text, modern block or object) into ClickHouse’s diagnostic', async () => {
+    const context = { projectDatabase: 'fd_p_x', sharedDatabase: 'framedeck' };
+    for (const tail of [
+      'Code: 396, e.displayText() = DB::Exception: Limit for result exceeded, max rows: 1.00 million, e.what() = DB::Exception\n',
+      '__exception__\r\nabc\r\nCode: 396. DB::Exception: Limit for result exceeded, max rows: 1.00 million. (TOO_MANY_ROWS_OR_BYTES) (version 26.7.2.1)\r\n80 abc\r\n__exception__\r\n',
+      '{"exception": "Code: 396. DB::Exception: Limit for result exceeded, max rows: 1.00 million. (TOO_MANY_ROWS_OR_BYTES)"}\n',
+    ]) {
+      const error = await collect(lines(2) + tail, 10).catch((e: unknown) => e);
+      const failure = toSandboxFailure(error, context);
+      expect(failure).toBeInstanceOf(SqlRejection);
+      expect(failure.message).toMatch(/^ClickHouse: Limit for result exceeded, max rows: 1.00 million/);
+    }
   });
 });

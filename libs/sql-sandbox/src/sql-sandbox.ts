@@ -1,32 +1,82 @@
-import { openConnection, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { openConnection, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import type { ClickHouseConfig } from '@framedeck/config';
 import { toSandboxFailure } from './clickhouse-diagnostic.js';
 import { ProjectDatabases } from './project-database.js';
-import { reject, SqlQuotaExceeded, SqlSandboxUnavailable } from './sandbox-errors.js';
+import { LocalAdmission, type QueryAdmission } from './query-admission.js';
+import { jsonEachRowBytes, type RowsOutcome } from './result-rows.js';
+import {
+  ProjectDatabaseMissing,
+  reject,
+  SqlQueryCancelled,
+  SqlRejection,
+  SqlSandboxUnavailable,
+} from './sandbox-errors.js';
 import { checkAnalystQuery, loadSqlChecker } from './sql-checker.js';
 
 /** Rows returned when the caller gives no limit, and the most it may ask for. */
 export const DEFAULT_ROW_LIMIT = 1_000;
 export const MAX_ROW_LIMIT = 10_000;
 /**
- * Queries of one project running at once in this process. The sandbox user may run 8 at once
- * in all (users.xml); without a per-project cap one project could hold every slot.
+ * Most bytes of row JSON one answer carries (the rows' text as ClickHouse wrote it). Rows past
+ * it are not sent and `truncated` is true, as for `limit`; a first row alone larger than this is
+ * refused (400). It bounds what one query costs the API process and the client.
  */
-export const MAX_CONCURRENT_QUERIES_PER_PROJECT = 2;
+export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/**
+ * How long the API waits for a sandbox query, start to last row. ClickHouse stops a query at
+ * the profile's max_execution_time (10 s), but only between blocks, so one block of work can
+ * overrun it; past this deadline the API gives up and kills the query (KILL QUERY by its id).
+ */
+export const QUERY_DEADLINE_MS = 15_000;
+/** A slot's lease outlives the deadline a little, for the kill and the release to happen. */
+const LEASE_MARGIN_MS = 5_000;
 
-export type SqlQueryRequest = { projectId: string; sql: string; limit?: number };
+export type SqlQueryRequest = {
+  /** Whose slot the query takes (admission control: at most N queries per tenant at once). */
+  tenantId: string;
+  projectId: string;
+  sql: string;
+  limit?: number;
+};
 export type SqlQueryResult = {
   rows: Record<string, unknown>[];
   /** Number of rows returned (at most the limit). */
   rowCount: number;
-  /** True when the query produced more rows than the limit and the rest were not read. */
+  /** True when the query produced more rows than the limit (or than MAX_RESULT_BYTES) and the rest were not read. */
   truncated: boolean;
+};
+
+export type SqlRunOptions = {
+  /** Aborting it (the HTTP client went away) stops the query in ClickHouse too. */
+  signal?: AbortSignal;
+};
+
+/**
+ * A running query's rows, as bytes: each yielded Buffer is one row's JSON object exactly as
+ * ClickHouse wrote it (never parsed here). `outcome` is complete once `rows` is exhausted.
+ * Iterating to the end, breaking out, or calling `close()` ends the query and frees its slot.
+ */
+export type SqlRowStream = {
+  queryId: string;
+  rows: AsyncIterable<Buffer>;
+  readonly outcome: Readonly<RowsOutcome>;
+  close: () => Promise<void>;
 };
 
 export type SqlSandboxOptions = {
   clickhouse: ClickHouseConfig;
-  /** The admin client: creates each project's database and view (the sandbox user cannot). */
+  /** The admin client: creates each project's database and view (the sandbox users cannot), kills queries. */
   admin: ClickHouseWriter;
+  /** Where concurrent queries are counted. Default: this process only (LocalAdmission). */
+  admission?: QueryAdmission;
+  /** Default QUERY_DEADLINE_MS. */
+  deadlineMs?: number;
+  /** Default MAX_RESULT_BYTES. */
+  maxResultBytes?: number;
+  /** Told about failures that do not reach the caller (a KILL QUERY that failed). */
+  onWarning?: (message: string, error: unknown) => void;
 };
 
 /**
@@ -42,10 +92,15 @@ export type SqlSandboxOptions = {
  */
 export class SqlSandbox {
   private readonly databases: ProjectDatabases;
-  private readonly running = new Map<string, number>();
+  private readonly admission: QueryAdmission;
+  private readonly deadlineMs: number;
+  private readonly maxResultBytes: number;
 
   private constructor(private readonly options: SqlSandboxOptions) {
     this.databases = new ProjectDatabases(options.admin, options.clickhouse.database, options.clickhouse.sandbox);
+    this.admission = options.admission ?? new LocalAdmission();
+    this.deadlineMs = options.deadlineMs ?? QUERY_DEADLINE_MS;
+    this.maxResultBytes = options.maxResultBytes ?? MAX_RESULT_BYTES;
   }
 
   /** Loads the SQL parser (WebAssembly) once; queries can run as soon as this resolves. */
@@ -54,31 +109,45 @@ export class SqlSandbox {
     return new SqlSandbox(options);
   }
 
-  async run(request: SqlQueryRequest): Promise<SqlQueryResult> {
+  /** Runs the query and returns its rows as objects (library callers, tests). */
+  async run(request: SqlQueryRequest, options: SqlRunOptions = {}): Promise<SqlQueryResult> {
+    const stream = await this.open(request, options);
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of stream.rows) rows.push(JSON.parse(row.toString('utf8')) as Record<string, unknown>);
+    return { rows, rowCount: rows.length, truncated: stream.outcome.truncated };
+  }
+
+  /**
+   * Checks the query, takes an admission slot, and starts it in ClickHouse; resolves once
+   * ClickHouse answered (errors it reports before the first row reject here, as one of the
+   * three sandbox failures). The rows then stream as bytes.
+   */
+  async open(request: SqlQueryRequest, options: SqlRunOptions = {}): Promise<SqlRowStream> {
     const limit = request.limit ?? DEFAULT_ROW_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROW_LIMIT) {
       reject(`limit must be an integer from 1 to ${MAX_ROW_LIMIT}.`);
     }
     const checked = checkAnalystQuery(request.sql);
-    // NOTE: counted before the first await, so concurrent calls always see each other.
-    const active = this.running.get(request.projectId) ?? 0;
-    if (active >= MAX_CONCURRENT_QUERIES_PER_PROJECT) {
-      throw new SqlQuotaExceeded(
-        `At most ${MAX_CONCURRENT_QUERIES_PER_PROJECT} SQL queries of a project run at once; retry when one has finished.`,
-        1,
-      );
-    }
-    this.running.set(request.projectId, active + 1);
+    const queryId = randomUUID();
+    const slot = await this.admission.acquire(request.tenantId, queryId, this.deadlineMs + LEASE_MARGIN_MS);
+    const run = new RunningQuery(queryId, this.deadlineMs, options.signal, (id) => this.kill(id));
     try {
-      return await this.execute(request.projectId, checked.text, limit);
-    } finally {
-      const left = (this.running.get(request.projectId) ?? 1) - 1;
-      if (left > 0) this.running.set(request.projectId, left);
-      else this.running.delete(request.projectId);
+      const body = await this.start(request.projectId, checked.text, run).catch(async (error: unknown) => {
+        // The view vanished (dropped under us): rebuild it and try once more.
+        if (!(error instanceof ProjectDatabaseMissing)) throw error;
+        this.databases.forget(request.projectId);
+        return this.start(request.projectId, checked.text, run);
+      });
+      return this.rowStream(run, body, limit, slot.release);
+    } catch (error) {
+      run.finish();
+      await slot.release();
+      throw error;
     }
   }
 
-  private async execute(projectId: string, text: string, limit: number): Promise<SqlQueryResult> {
+  /** Sends the query; resolves with the response body once ClickHouse answered 200. */
+  private async start(projectId: string, text: string, run: RunningQuery): Promise<ResponseBody> {
     const project = await this.databases.ensure(projectId).catch((error: unknown) => {
       throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
     });
@@ -86,57 +155,134 @@ export class SqlSandbox {
     const client = openConnection({
       url: this.options.clickhouse.url,
       ...project,
-      requestTimeoutMs: 30_000,
+      // Our own deadline (RunningQuery) decides; the client's timeout only backs it up.
+      requestTimeoutMs: this.deadlineMs + LEASE_MARGIN_MS,
       quiet: true,
     });
     try {
-      const resultSet = await client.query({
-        query: text,
-        format: 'JSONEachRow',
+      const result = await client.exec({
+        // The checked text, then the output format (the checker refuses FORMAT in the text).
+        query: `${text}\nFORMAT JSONEachRow`,
+        query_id: run.queryId,
+        abort_signal: run.signal,
         // quota_key is an HTTP parameter, accepted in readonly mode: each project gets its
         // own bucket of the sandbox quota (infra/clickhouse/users.xml) instead of sharing one.
         clickhouse_settings: { quota_key: projectId },
       });
-      return await readRows(resultSet.stream(), limit);
+      return { stream: result.stream, context, close: () => client.close() };
     } catch (error) {
-      const failure = toSandboxFailure(error, context);
-      if (failure instanceof SqlSandboxUnavailable) this.databases.forget(projectId);
-      throw failure;
-    } finally {
       await client.close();
+      throw run.failure(toSandboxFailure(error, context), error);
+    }
+  }
+
+  private rowStream(run: RunningQuery, body: ResponseBody, limit: number, release: () => Promise<void>): SqlRowStream {
+    const outcome: RowsOutcome = { rowCount: 0, bytes: 0, truncated: false };
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      // Stopped before ClickHouse finished (limit reached, client gone): stop it there too.
+      if (!body.stream.readableEnded) {
+        body.stream.destroy();
+        run.cancel();
+      }
+      run.finish();
+      await Promise.all([body.close(), release()]);
+    };
+    const maxBytes = this.maxResultBytes;
+    async function* rows(): AsyncGenerator<Buffer> {
+      try {
+        yield* jsonEachRowBytes(body.stream as AsyncIterable<Buffer>, { maxRows: limit, maxBytes }, outcome);
+        if (outcome.cutBy === 'bytes' && outcome.rowCount === 0) {
+          reject(`The first row of the result is larger than the ${maxBytes} bytes an answer may carry.`);
+        }
+      } catch (error) {
+        throw run.failure(toSandboxFailure(error, body.context), error);
+      } finally {
+        await close();
+      }
+    }
+    return { queryId: run.queryId, rows: rows(), outcome, close };
+  }
+
+  /** KILL QUERY through the admin account (the sandbox users cannot kill anything). */
+  private async kill(queryId: string): Promise<void> {
+    try {
+      await this.options.admin.command(sql`KILL QUERY WHERE query_id = ${queryId} ASYNC`);
+    } catch (error) {
+      this.options.onWarning?.('KILL QUERY of a sandbox query failed', error);
     }
   }
 }
+
+type ResponseBody = {
+  stream: Readable;
+  context: { projectDatabase: string; sharedDatabase: string };
+  close: () => Promise<void>;
+};
 
 /**
- * Reads at most limit + 1 rows of the streamed result, then stops (leaving the loop destroys
- * the response stream, and ClickHouse cancels the query when it can no longer write).
- * NOTE: the limit is applied here rather than in SQL: wrapping the analyst's text would mean
- * sending text other than what was checked, and readonly=1 forbids per-query overrides of
- * max_result_rows. ClickHouse reports an error that happens after the first rows were sent
- * (e.g. a result larger than the profile's max_result_rows) as a text line in the body.
+ * One query's life in the API: its id, its deadline, and who may stop it. When the deadline
+ * passes or the caller's signal aborts, the HTTP request to ClickHouse is aborted and the
+ * query killed by id (18.16 goes on computing after its client left until it next writes;
+ * KILL QUERY stops it at the next block on both engines).
  */
-export async function readRows(stream: AsyncIterable<{ text: string }[]>, limit: number): Promise<SqlQueryResult> {
-  const rows: Record<string, unknown>[] = [];
-  read: for await (const batch of stream) {
-    for (const row of batch) {
-      if (row.text === '') continue;
-      rows.push(parseRow(row.text));
-      if (rows.length > limit) break read;
-    }
-  }
-  const truncated = rows.length > limit;
-  if (truncated) rows.length = limit;
-  return { rows, rowCount: rows.length, truncated };
-}
+class RunningQuery {
+  readonly queryId: string;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private reason: 'deadline' | 'caller' | undefined;
+  private killed = false;
+  private readonly onCallerAbort = () => this.stop('caller');
 
-function parseRow(text: string): Record<string, unknown> {
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // Not a row: an exception ClickHouse 18.16 wrote into the stream after the headers were
-    // sent ("Code: 396, e.displayText() = …"). Newer servers tag it (X-ClickHouse-Exception-Tag)
-    // and @clickhouse/client raises it from the stream itself.
-    throw new Error(text);
+  constructor(
+    queryId: string,
+    private readonly deadlineMs: number,
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly killQuery: (queryId: string) => Promise<void>,
+  ) {
+    this.queryId = queryId;
+    this.timer = setTimeout(() => this.stop('deadline'), deadlineMs);
+    this.timer.unref();
+    if (callerSignal?.aborted) this.stop('caller');
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Ends the query in ClickHouse (no-op if it already finished there). */
+  cancel(): void {
+    if (this.killed) return;
+    this.killed = true;
+    void this.killQuery(this.queryId);
+  }
+
+  /** The query is over for us: no deadline any more. */
+  finish(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
+  }
+
+  /** What the caller is told when the query failed: our own stop explains a client-side abort. */
+  failure(mapped: Error, original: unknown): Error {
+    if (this.reason === 'deadline') {
+      return new SqlRejection(
+        `The query did not finish within ${this.deadlineMs / 1_000} s and was stopped; ` +
+          'make it read fewer rows or do less work per row.',
+        'clickhouse',
+      );
+    }
+    if (this.reason === 'caller') return new SqlQueryCancelled({ cause: original });
+    return mapped;
+  }
+
+  private stop(reason: 'deadline' | 'caller'): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.controller.abort();
+    this.cancel();
   }
 }

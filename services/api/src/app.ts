@@ -5,7 +5,7 @@ import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
 import type { Clock } from '@framedeck/rate-limit';
 import type { Redis } from '@framedeck/redis';
-import { SqlSandbox } from '@framedeck/sql-sandbox';
+import { RedisAdmission, SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
 import { startErasureSweep } from './analytics/erasure-jobs.service.js';
@@ -44,6 +44,8 @@ export type ApiDeps = {
   now?: Clock;
   /** Tests: a private Redis namespace for rate-limit windows. Default "rl:". */
   rateLimitKeyPrefix?: string;
+  /** Tests: a private Redis namespace for the SQL sandbox's query slots. Default "sqlslots:". */
+  sqlAdmissionKeyPrefix?: string;
   /** The built dashboard (index.html + assets/). Default: services/dashboard/dist. */
   dashboardDir?: string;
   /** Default: every route of src/routes/index.ts. */
@@ -75,7 +77,19 @@ export function buildApp(deps: ApiDeps): ApiApp {
     logger,
     config,
     apiKeys,
-    sqlSandbox: loadOnce(() => SqlSandbox.create({ clickhouse: config.clickhouse, admin: deps.clickhouse.writer })),
+    sqlSandbox: loadOnce(() =>
+      SqlSandbox.create({
+        clickhouse: config.clickhouse,
+        admin: deps.clickhouse.writer,
+        // Concurrent queries counted in Redis, shared by every API instance: fair between tenants.
+        admission: new RedisAdmission({
+          redis: deps.redis,
+          keyPrefix: deps.sqlAdmissionKeyPrefix,
+          onFallback: (error) => logger.warn({ err: error }, 'sql admission: Redis failed, counting in this process'),
+        }),
+        onWarning: (message, error) => logger.warn({ err: error }, message),
+      }),
+    ),
   };
   const now = deps.now ?? Date.now;
   const rateLimiter = new TenantRateLimiter({

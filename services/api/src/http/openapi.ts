@@ -123,7 +123,7 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   };
   for (const s of [...errors].sort()) {
     responses[s] = {
-      description: ERROR_DESCRIPTIONS[s] ?? 'Error.',
+      description: route.errorDescriptions?.[s] ?? ERROR_DESCRIPTIONS[s] ?? 'Error.',
       headers:
         s === 429 || s === 503
           ? { ...RATE_LIMIT_HEADERS, 'Retry-After': retryAfterHeader }

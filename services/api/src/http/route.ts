@@ -57,6 +57,8 @@ export type RouteDefinition<
   };
   /** Error statuses this operation can answer besides the ones every operation can. */
   errors?: readonly number[];
+  /** What an error status means for this operation, where the generic description says too little. */
+  errorDescriptions?: Readonly<Partial<Record<number, string>>>;
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<D> | void>;
 };
 
