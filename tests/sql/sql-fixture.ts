@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClickHouseWriter } from '@framedeck/clickhouse';
+import { raw, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { ProjectDatabases } from '@framedeck/sql-sandbox';
 import { testConfig } from '../support/stack.js';
 import { toRow, type FixtureEvent } from '../analytics/event-fixtures.js';
@@ -93,4 +93,54 @@ export async function seedSqlFixture(admin: ClickHouseWriter, fixture: SqlFixtur
 export async function dropProjectDatabases(admin: ClickHouseWriter, projectIds: string[]): Promise<void> {
   const databases = new ProjectDatabases(admin, testConfig.clickhouse.database, testConfig.clickhouse.sandbox);
   for (const projectId of projectIds) await databases.remove(projectId);
+}
+
+/**
+ * `rows` synthetic events of one project, in January 2001 (a partition of their own), for
+ * queries that must run long: enough rows for many blocks, so ClickHouse checks for
+ * cancellation (KILL QUERY, max_execution_time) between them. Deleted by `deleteProjectRows`.
+ */
+export async function seedManyRows(admin: ClickHouseWriter, projectId: string, rows: number): Promise<void> {
+  const engine = await admin.engine();
+  // 18.16's generateUUIDv4 takes no argument; newer servers would fold an argument-less call per block.
+  const eventId = engine.generation === 'legacy' ? 'generateUUIDv4()' : 'generateUUIDv4(number)';
+  await admin.command(
+    sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, map_id, fps, received_at)
+        SELECT toUUID(${projectId}), ${raw(eventId)}, 'tick', toInt64(978307200 + number % 86400) * 1000000,
+               toDateTime(978307200 + number % 86400), 's', concat('p', toString(number % 1000)), 'm',
+               toFloat32(number % 120), now()
+        FROM system.numbers LIMIT ${raw(String(Math.trunc(rows)))}`,
+  );
+}
+
+/** Removes a project's rows from the shared table (a mutation; runs in the background). */
+export async function deleteProjectRows(admin: ClickHouseWriter, projectId: string): Promise<void> {
+  await admin.command(sql`ALTER TABLE events DELETE WHERE project_id = toUUID(${projectId})`);
+}
+
+/**
+ * Some 30-50 µs of CPU per row, arrays small enough for the sandbox's 1 GB memory cap: over
+ * `seedManyRows(…, 500_000)` it needs 13.7 s on 18.16 and 24 s on 26.7 (measured with 2
+ * threads), past the sandbox's 10 s limit, yet each block (65,536 rows) ends within about 3 s,
+ * which bounds how long a kill takes. `marker` finds it in system.processes.
+ */
+export const heavyQuery = (marker: string) =>
+  `SELECT count() AS c, '${marker}' AS m FROM events WHERE arraySum(arrayMap(x -> sipHash64(x), range(toUInt64(fps) + 300))) % 3 = 0`;
+
+/** Whether a query whose text holds `marker` is still running in ClickHouse. */
+export async function isRunning(admin: ClickHouseWriter, marker: string): Promise<boolean> {
+  const rows = await admin.rows<{ n: number }>(
+    sql`SELECT count() AS n FROM system.processes WHERE query LIKE ${`%${marker}%`} AND query NOT LIKE '%system.processes%'`,
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/** Milliseconds until `check` is true, polled every 50 ms, or throws after `timeoutMs`. */
+export async function msUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter, identifier, openConnection, raw as rawSql, sql } from '@framedeck/clickhouse';
 import {
   ANALYST_COLUMNS,
   DEFAULT_ROW_LIMIT,
-  MAX_CONCURRENT_QUERIES_PER_PROJECT,
+  MAX_CONCURRENT_QUERIES_PER_TENANT,
   MAX_ROW_LIMIT,
   ProjectDatabases,
   projectDatabaseName,
+  SqlQueryCancelled,
   SqlQuotaExceeded,
   SqlRejection,
   SqlSandbox,
@@ -14,7 +16,16 @@ import {
 } from '@framedeck/sql-sandbox';
 import { testConfig } from '../support/stack.js';
 import { hostileQueries } from './hostile-queries.js';
-import { dropProjectDatabases, newSqlFixture, seedSqlFixture } from './sql-fixture.js';
+import {
+  deleteProjectRows,
+  dropProjectDatabases,
+  heavyQuery,
+  isRunning,
+  msUntil,
+  newSqlFixture,
+  seedManyRows,
+  seedSqlFixture,
+} from './sql-fixture.js';
 
 /**
  * The sandbox library against the real ClickHouse (18.16 or modern): right numbers for analyst SQL,
@@ -31,7 +42,7 @@ beforeAll(async () => {
   await seedSqlFixture(admin, fixture);
   sandbox = await SqlSandbox.create({ clickhouse: config, admin });
   // Their database exists too, so that naming it is a real attempt.
-  await sandbox.run({ projectId: fixture.theirs, sql: 'SELECT count() FROM events' });
+  await sandbox.run({ tenantId: theirTenant, projectId: fixture.theirs, sql: 'SELECT count() FROM events' });
 });
 
 afterAll(async () => {
@@ -39,7 +50,11 @@ afterAll(async () => {
   await admin.close();
 });
 
-const run = (query: string, limit?: number) => sandbox.run({ projectId: fixture.ours, sql: query, limit });
+/** Tenants are only admission keys to the sandbox: one per project here. */
+const ourTenant = `tenant-${fixture.ours}`;
+const theirTenant = `tenant-${fixture.theirs}`;
+const run = (query: string, limit?: number) =>
+  sandbox.run({ tenantId: ourTenant, projectId: fixture.ours, sql: query, limit });
 const rowsOf = async (query: string) => (await run(query)).rows;
 const failureOf = async (promise: Promise<unknown>) => {
   try {
@@ -327,6 +342,7 @@ describe('the walls, one by one', () => {
 
   it('the project database holds only that project’s rows', async () => {
     const theirs = await sandbox.run({
+      tenantId: theirTenant,
       projectId: fixture.theirs,
       sql: 'SELECT count() AS n, any(event_name) AS e FROM events',
     });
@@ -363,17 +379,21 @@ describe('the walls, one by one', () => {
 });
 
 describe('concurrency', () => {
-  it(`runs at most ${MAX_CONCURRENT_QUERIES_PER_PROJECT} queries of a project at once; other projects are not held up`, async () => {
-    const started = Array.from({ length: MAX_CONCURRENT_QUERIES_PER_PROJECT + 1 }, () =>
+  it(`runs at most ${MAX_CONCURRENT_QUERIES_PER_TENANT} queries of a tenant at once; other tenants are not held up`, async () => {
+    const started = Array.from({ length: MAX_CONCURRENT_QUERIES_PER_TENANT + 1 }, () =>
       run('SELECT count() AS n FROM events').then(
         (result) => result,
         (error: unknown) => error,
       ),
     );
-    const theirs = sandbox.run({ projectId: fixture.theirs, sql: 'SELECT count() AS n FROM events' });
+    const theirs = sandbox.run({
+      tenantId: theirTenant,
+      projectId: fixture.theirs,
+      sql: 'SELECT count() AS n FROM events',
+    });
     const outcomes = await Promise.all(started);
     expect(outcomes.slice(0, -1)).toEqual(
-      Array(MAX_CONCURRENT_QUERIES_PER_PROJECT).fill(expect.objectContaining({ rows: [{ n: 8 }] })),
+      Array(MAX_CONCURRENT_QUERIES_PER_TENANT).fill(expect.objectContaining({ rows: [{ n: 8 }] })),
     );
     expect(outcomes.at(-1)).toBeInstanceOf(SqlQuotaExceeded);
     expect((await theirs).rows).toEqual([{ n: 5 }]);
@@ -381,7 +401,59 @@ describe('concurrency', () => {
   });
 });
 
+describe('cancellation: a query the API gives up on is stopped in ClickHouse', () => {
+  const heavy = newSqlFixture().ours;
+  const heavyTenant = `tenant-${heavy}`;
+  beforeAll(async () => {
+    await seedManyRows(admin, heavy, 500_000);
+  }, 60_000);
+  afterAll(async () => {
+    await dropProjectDatabases(admin, [heavy]);
+    await deleteProjectRows(admin, heavy);
+  });
+
+  it('past its deadline: killed by query id (gone from system.processes within 6 s), answered as a 400 diagnostic', async () => {
+    const impatient = await SqlSandbox.create({ clickhouse: config, admin, deadlineMs: 1_500 });
+    const marker = `deadline-${randomUUID()}`;
+    const started = Date.now();
+    const error = await failureOf(impatient.run({ tenantId: heavyTenant, projectId: heavy, sql: heavyQuery(marker) }));
+    expect(error).toBeInstanceOf(SqlRejection);
+    expect(error.message).toMatch(/did not finish within 1.5 s/);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // Without the kill it would run until max_execution_time (10 s), and 18.16 on after that.
+    const gone = await msUntil(async () => !(await isRunning(admin, marker)), 6_000);
+    console.log(
+      `deadline: query gone from system.processes ${Date.now() - started} ms after it started (${gone} ms after the API gave up)`,
+    );
+  }, 30_000);
+
+  it('when the caller aborts (client gone): killed by query id, gone from system.processes within 6 s', async () => {
+    const marker = `abort-${randomUUID()}`;
+    const caller = new AbortController();
+    const pending = failureOf(
+      sandbox.run({ tenantId: heavyTenant, projectId: heavy, sql: heavyQuery(marker) }, { signal: caller.signal }),
+    );
+    await msUntil(() => isRunning(admin, marker), 5_000);
+    caller.abort();
+    const abortedAt = Date.now();
+    expect(await pending).toBeInstanceOf(SqlQueryCancelled);
+    const gone = await msUntil(async () => !(await isRunning(admin, marker)), 6_000);
+    console.log(`abort: query gone from system.processes ${gone} ms after the abort`);
+    expect(Date.now() - abortedAt).toBeLessThan(6_000);
+    // Its slot is free again.
+    expect((await sandbox.run({ tenantId: heavyTenant, projectId: heavy, sql: 'SELECT 1 AS one' })).rows).toEqual([
+      { one: 1 },
+    ]);
+  }, 30_000);
+});
+
 describe('project databases', () => {
+  it('a project database dropped under the sandbox is rebuilt and the query retried once', async () => {
+    expect((await run('SELECT count() AS n FROM events')).rows).toEqual([{ n: 8 }]);
+    await admin.command(rawSql(`DROP DATABASE IF EXISTS ${ourDatabase}`));
+    expect((await run('SELECT count() AS n FROM events')).rows).toEqual([{ n: 8 }]);
+  });
+
   it('are created once and recreated when the view lacks columns', async () => {
     const databases = new ProjectDatabases(admin, config.database, config.sandbox);
     const projectId = newSqlFixture().ours;
@@ -407,7 +479,9 @@ describe('infrastructure failures', () => {
     const downAdmin = createClickHouseWriter(down);
     try {
       const offline = await SqlSandbox.create({ clickhouse: down, admin: downAdmin });
-      const error = await failureOf(offline.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
+      const error = await failureOf(
+        offline.run({ tenantId: ourTenant, projectId: fixture.ours, sql: 'SELECT count() FROM events' }),
+      );
       expect(error).toBeInstanceOf(SqlSandboxUnavailable);
     } finally {
       await downAdmin.close();
@@ -417,7 +491,9 @@ describe('infrastructure failures', () => {
   it('a sandbox user that cannot log in is unavailability too', async () => {
     const wrong = { ...config, sandbox: { ...config.sandbox, password: 'not-the-password' } };
     const broken = await SqlSandbox.create({ clickhouse: wrong, admin });
-    const error = await failureOf(broken.run({ projectId: fixture.ours, sql: 'SELECT count() FROM events' }));
+    const error = await failureOf(
+      broken.run({ tenantId: ourTenant, projectId: fixture.ours, sql: 'SELECT count() FROM events' }),
+    );
     expect(error).toBeInstanceOf(SqlSandboxUnavailable);
     expect(error.message).not.toMatch(/password|framedeck_sandbox/);
   });

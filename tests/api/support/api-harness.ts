@@ -29,12 +29,13 @@ export type TestApi = Awaited<ReturnType<typeof startApi>>;
 /**
  * The API built with buildApp on the real test stack (Postgres, Redis, ClickHouse on loopback),
  * listening on an ephemeral port. Each instance gets its own rate-limit namespace in Redis
- * unless `rateLimitKeyPrefix` is given (two instances sharing one window pass the same).
+ * and SQL query slots unless `rateLimitKeyPrefix` / `sqlAdmissionKeyPrefix` is given (two
+ * instances sharing one window or one set of slots pass the same).
  */
 export async function startApi(
   options: {
     env?: Record<string, string>;
-  } & Partial<Pick<ApiDeps, 'bearerVerifier' | 'now' | 'routes' | 'rateLimitKeyPrefix'>> = {},
+  } & Partial<Pick<ApiDeps, 'bearerVerifier' | 'now' | 'routes' | 'rateLimitKeyPrefix' | 'sqlAdmissionKeyPrefix'>> = {},
 ) {
   const config = loadApiConfig({
     ...TEST_ENV,
@@ -65,6 +66,8 @@ export async function startApi(
     now: options.now,
     routes: options.routes,
     rateLimitKeyPrefix: options.rateLimitKeyPrefix ?? `rl-${randomUUID()}:`,
+    // Other test runs on the same Redis must not take this instance's SQL query slots.
+    sqlAdmissionKeyPrefix: options.sqlAdmissionKeyPrefix ?? `sqlslots-${randomUUID()}:`,
   });
   const server = api.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
