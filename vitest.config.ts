@@ -37,6 +37,8 @@ export default defineConfig({
           env: TEST_ENV,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits 1 s by default: too short for a real browser and stack on 2 busy cores.
+          expect: { poll: { timeout: 15_000 } },
           // Integration files share the real stack; running two at once on 2 cores only adds noise.
           fileParallelism: false,
         },
