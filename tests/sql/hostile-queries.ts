@@ -255,6 +255,29 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
       `SELECT * FROM ${'(SELECT * FROM '.repeat(60)}events${') AS t'.repeat(60)}`,
       /Syntax error.*recursion/i,
     ),
+    // ---- literal/identifier confusion: 18.16 reads true/false as names and substitutes aliases into IN ----
+    check(
+      'IN (true) with an alias `true` naming a table (probes which tables exist on 18.16)',
+      `SELECT 0 IN (true) AS r, ${db}.nope AS \`true\` FROM (SELECT 1 AS \`${db}.nope\`)`,
+      /does not take true\/false/,
+    ),
+    check(
+      'IN (true) with an alias naming another project’s view',
+      `SELECT 0 IN (true) AS r, ${otherDatabase}.events AS \`true\` FROM events`,
+      /does not take true\/false/,
+    ),
+    check(
+      'IN ((false)), nested',
+      `SELECT 1 IN ((false)) AS r, ${db}.events AS \`false\` FROM events`,
+      /true\/false|literal/,
+    ),
+    check('an alias spelled like a literal', 'SELECT event_name AS `true` FROM events', /spelling of a literal/),
+    check(
+      'a column alias that looks like a qualified table',
+      `SELECT x FROM (SELECT 1 AS \`${db}.events\`, 2 AS x FROM events)`,
+      /contains a dot/,
+    ),
+    check('a tuple element in IN (…)', `SELECT 0 IN (${db}.1) FROM events`, /not a table or column name/),
     check(
       'recursive WITH',
       'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r) SELECT * FROM r',

@@ -193,6 +193,31 @@ describe('analyst queries return the right numbers', () => {
     }
   });
 
+  it('runs ClickHouse forms sqlparser lacks: ANY/ALL join strictness, ARRAY JOIN of several arrays, tuple elements', async () => {
+    expect(
+      await rowsOf(
+        'SELECT count() AS n FROM events AS e ANY LEFT JOIN (SELECT event_id, 1 AS z FROM events) AS s USING (event_id)',
+      ),
+    ).toEqual([{ n: 8 }]);
+    // Sessions of 3, 1, 2 and 2 events: ALL pairs every row with every match.
+    expect(
+      await rowsOf(
+        'SELECT count() AS n FROM events ALL INNER JOIN (SELECT session_id FROM events) AS s USING (session_id)',
+      ),
+    ).toEqual([{ n: 18 }]);
+    expect(await rowsOf('SELECT k, v FROM events ARRAY JOIN metrics.key AS k, metrics.value AS v ORDER BY v')).toEqual([
+      { k: 'ping', v: 20 },
+      { k: 'ping', v: 30 },
+      { k: 'ping', v: 100 },
+    ]);
+    expect(
+      await rowsOf('SELECT t.1 AS f, t.2 AS m FROM (SELECT tuple(fps, map_id) AS t FROM events) ORDER BY f LIMIT 2'),
+    ).toEqual([
+      { f: 20, m: 'forest' },
+      { f: 25, m: 'desert' },
+    ]);
+  });
+
   it('accepts comments, a trailing semicolon, quoted names, LIMIT BY and the position tuple', async () => {
     expect(await rowsOf('-- all events\nSELECT count() AS n /* every row */ FROM events;')).toEqual([{ n: 8 }]);
     expect(

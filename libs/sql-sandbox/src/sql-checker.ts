@@ -25,7 +25,7 @@ export async function loadSqlChecker(): Promise<void> {
 export function checkAnalystQuery(sql: string): CheckedQuery {
   const scanned = scanSql(sql);
   if (scanned.text.trim() === '') reject('The query is empty.');
-  const statements = parseClickHouseSql(scanned.text) as Json[];
+  const statements = parseClickHouseSql(parserText(scanned.text, scanned.quoted)) as Json[];
   if (statements.length !== 1) reject('Only one statement is allowed.');
   const statement = statements[0]!;
   const kind = variantOf(statement);
@@ -53,6 +53,7 @@ class TreeWalker {
     }
     if (node === null || typeof node !== 'object') return;
     this.recordQuoted(node);
+    if ('alias' in node) checkAlias(node.alias);
     // A query (top level, subquery, WITH entry, UNION branch) has a body: WITH names scope it.
     if ('body' in node) return this.visitQuery(node, scope);
     for (const key in node) {
@@ -80,6 +81,10 @@ class TreeWalker {
         // NOTE: ClickHouse reads `x IN (db.table)` / `x IN (name)` as "the rows of that table".
         for (const item of asArray(node!.list)) {
           if (isNameExpression(item)) reject('IN (…) takes values or a subquery, not a table or column name.');
+          // NOTE: ClickHouse 18.16 reads true/false as names, and substitutes an alias of that
+          // name: `0 IN (true)` with `… AS \`true\`` would name a table.
+          if (isBooleanLiteral(item))
+            reject('IN (…) does not take true/false (18.16 reads them as names); use 1 or 0.');
         }
         break;
     }
@@ -92,7 +97,32 @@ class TreeWalker {
     if (clause) reject(`${clause} clauses are not allowed in sandboxed queries.`);
     if (!KNOWN_FIELDS.has(key)) reject(`Unsupported syntax (${key}) in the query.`);
     if (key === 'data_type') return this.visitDataType(value);
+    if (key === 'from' && Array.isArray(value)) return this.visitFrom(value, scope);
     this.visit(value, scope);
+  }
+
+  /**
+   * FROM items. ClickHouse reads `ARRAY JOIN a AS x, b AS y` as one ARRAY JOIN of two arrays;
+   * sqlparser reads the part after the comma as a further FROM item. An item that follows an
+   * ARRAY JOIN is therefore checked as what ClickHouse sees: another ARRAY JOIN target.
+   */
+  private visitFrom(items: Json[], scope: ReadonlySet<string>): void {
+    let afterArrayJoin = false;
+    for (const item of items) {
+      const from = asObject(item);
+      if (from && afterArrayJoin) {
+        const relation = asObject(from.relation);
+        this.checkArrayJoin(relation, relation && variantOf(relation));
+        if (!isEmpty(from.joins)) reject('A JOIN cannot follow the arrays of an ARRAY JOIN list.');
+        this.recordQuoted(from);
+        this.visit(Object.values(relation!)[0]!, scope);
+        continue;
+      }
+      this.visit(item, scope);
+      const joins = asArray(from?.joins);
+      const last = asObject(joins[joins.length - 1]);
+      afterArrayJoin = typeof last?.join_operator === 'string' && /ArrayJoin$/.test(last.join_operator);
+    }
   }
 
   /** WITH names are visible in the main query and in later WITH entries, not in their own. */
@@ -218,6 +248,49 @@ function assertSameQuotedTokens(lexed: QuotedToken[], parsed: QuotedToken[]): vo
   }
 }
 
+/**
+ * The text the parser reads: the few ClickHouse forms sqlparser does not know, rewritten in
+ * place (same length, never inside strings or quoted names) into forms it parses with the same
+ * tables and names. ClickHouse still receives the analyst's text (CheckedQuery.text).
+ *  - join strictness `ANY|ALL|ASOF|SEMI|ANTI` before or after INNER/LEFT/RIGHT/FULL: blanked
+ *    (it changes how rows match, not what is read; sqlparser would take `ANY` for an alias);
+ *  - tuple element `name.1`: read as the name `name_1`, an expression the checks treat like
+ *    any column (refused where a name could mean a table: FROM, IN (…)).
+ */
+const STRICTNESS = /\b(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+(?:(?:INNER|LEFT|RIGHT|FULL|OUTER)\s+)*JOIN\b)/gi;
+const STRICTNESS_AFTER = /(?<=\b(?:INNER|LEFT|RIGHT|FULL)\s+)(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+JOIN\b)/gi;
+const TUPLE_ELEMENT = /(?<=(?:^|[^A-Za-z0-9_.`"])[A-Za-z_][A-Za-z0-9_]*)\.(?=\d+(?![A-Za-z0-9_.]))/g;
+
+export function parserText(text: string, quoted: readonly QuotedToken[]): string {
+  const chars = Array.from(text);
+  // Quoted strings and names masked out, so no pattern can match inside them.
+  const masked = chars.slice();
+  const offsets = lineOffsets(chars);
+  for (const token of quoted) {
+    const start = offsets[token.start.line - 1]! + token.start.column - 1;
+    const end = offsets[token.end.line - 1]! + token.end.column - 1;
+    for (let i = start; i < end; i++) if (masked[i] !== '\n') masked[i] = '\u0001';
+  }
+  // Outside strings the text is ASCII (the lexer refuses anything else), so string indexes
+  // of the masked text are code-point indexes.
+  const code = masked.join('');
+  for (const pattern of [STRICTNESS, STRICTNESS_AFTER]) {
+    for (const match of code.matchAll(pattern)) {
+      for (let i = match.index; i < match.index + match[0].length; i++) chars[i] = ' ';
+    }
+  }
+  for (const match of code.matchAll(TUPLE_ELEMENT)) chars[match.index] = '_';
+  return chars.join('');
+}
+
+function lineOffsets(chars: readonly string[]): number[] {
+  const offsets = [0];
+  chars.forEach((ch, i) => {
+    if (ch === '\n') offsets.push(i + 1);
+  });
+  return offsets;
+}
+
 // ---- small helpers over the JSON tree ----
 
 function isVariantName(key: string): boolean {
@@ -256,6 +329,29 @@ function partName(part: Json): string {
 
 function tableName(table: JsonObject): string {
   return asArray(table.name).map(partName).join('.');
+}
+
+function isBooleanLiteral(node: Json): boolean {
+  const kind = variantOf(node);
+  if (kind === 'Nested') return isBooleanLiteral(asObject(node)!.Nested!);
+  const value = kind === 'Value' ? asObject(asObject(asObject(node)!.Value)?.value) : undefined;
+  return value !== undefined && 'Boolean' in value;
+}
+
+/**
+ * Names ClickHouse would resolve differently from the checker are refused as aliases: a
+ * literal's spelling (`true`, `false`, `null`, `inf`, `nan`: 18.16 reads true/false as names
+ * and substitutes an alias into them) and names with a dot (`db.table` as a column alias
+ * makes a qualified name resolve to it).
+ */
+function checkAlias(alias: Json | undefined): void {
+  const holder = asObject(alias);
+  const name = holder && (typeof holder.value === 'string' ? holder.value : asObject(holder.name)?.value);
+  if (typeof name !== 'string') return;
+  if (/^(true|false|null|inf|nan)$/i.test(name))
+    reject(`The alias ${name} is the spelling of a literal; choose another name.`);
+  if (name.includes('.'))
+    reject(`The alias ${name} contains a dot and would read as a qualified name; choose another name.`);
 }
 
 function isNameExpression(node: Json): boolean {
