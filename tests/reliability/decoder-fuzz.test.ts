@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EventsRowBinaryBlock } from '@framedeck/clickhouse';
 import { BatchDecodeError, decodeTelemetryBatch, envelopeHeaders } from '@framedeck/proto';
-import { appendValidEvents, readBatch } from '../../services/events-consumer/src/pipeline/batch.processor.js';
+import { readBatch, validateBatch } from '../../services/events-consumer/src/pipeline/batch.processor.js';
+import { appendBatchRows } from '../../services/events-consumer/src/sink/events.sink.js';
 import { FUZZ_KINDS, TelemetryFuzzer } from './support/telemetry-fuzz.js';
 import { FUZZ_SEED, RELIABILITY_FULL } from '../support/test-env.js';
 
@@ -52,7 +53,9 @@ describe(`decoder fuzzing (seed ${FUZZ_SEED}, ${CASES} cases)`, () => {
         block.reset();
         let rejected = 0;
         try {
-          for (const n of appendValidEvents(outcome.value, block).values()) rejected += n;
+          const validated = validateBatch(outcome.value);
+          appendBatchRows(block, validated);
+          for (const r of validated.rejections) rejected += r.count;
         } catch (error) {
           throw new Error(`${where}: the consumer threw ${(error as Error).stack}`);
         }

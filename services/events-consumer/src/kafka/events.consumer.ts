@@ -1,6 +1,6 @@
 import type { Consumer, EachBatchPayload } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
-import { readBatch } from '../pipeline/batch.processor.js';
+import { readBatch, validateBatch } from '../pipeline/batch.processor.js';
 import type { EventsSink } from '../sink/events.sink.js';
 import type { DeadLetterPublisher } from './dead-letter.publisher.js';
 
@@ -45,7 +45,7 @@ async function processBatch(deps: EventsConsumerDeps, payload: EachBatchPayload)
       let work: Promise<void>;
       switch (outcome.kind) {
         case 'ok':
-          work = deps.sink.add(outcome.value);
+          work = deps.sink.add(validateBatch(outcome.value));
           break;
         case 'dead-letter':
           deps.logger.warn(
@@ -56,9 +56,6 @@ async function processBatch(deps: EventsConsumerDeps, payload: EachBatchPayload)
             { ...message, topic: batch.topic, partition: batch.partition },
             outcome.reason,
           );
-          break;
-        case 'drop':
-          work = Promise.resolve();
           break;
       }
       return work.then(

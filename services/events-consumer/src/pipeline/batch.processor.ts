@@ -1,4 +1,4 @@
-import { uuidToRowBinary, type EventsRowBinaryBlock } from '@framedeck/clickhouse';
+import type { EventRejectionRow } from '@framedeck/clickhouse';
 import {
   BatchDecodeError,
   decodeTelemetryBatch,
@@ -7,14 +7,28 @@ import {
   type TelemetryEvent,
 } from '@framedeck/proto';
 import { validateEvent } from './event.validator.js';
-import { deadLetter, ok, type Outcome } from './outcome.js';
+import { deadLetter, ok, type MessageOutcome } from './outcome.js';
+
+/**
+ * The consumer's flow, one way: Kafka message → readBatch (decode, or dead-letter) →
+ * validateBatch (each event kept or dropped with a reason) → the sink (rows into a block,
+ * insert) → the offset is committed. These steps know nothing of RowBinary or ClickHouse;
+ * the sink knows nothing of validation.
+ */
 
 export type DecodedBatch = { envelope: BatchEnvelope; events: TelemetryEvent[] };
+
+/** The events of one batch that become rows, each with its index in the batch, and the rejection counts of the rest. */
+export type ValidatedBatch = {
+  envelope: BatchEnvelope;
+  accepted: { index: number; event: TelemetryEvent }[];
+  rejections: EventRejectionRow[];
+};
 
 type KafkaRecord = { value: Buffer | null; headers?: Parameters<typeof parseEnvelopeHeaders>[0] };
 
 /** Step 1, per Kafka message: envelope and payload must both be readable, else dead-letter. */
-export function readBatch(message: KafkaRecord): Outcome<DecodedBatch> {
+export function readBatch(message: KafkaRecord): MessageOutcome<DecodedBatch> {
   const envelope = parseEnvelopeHeaders(message.headers);
   if (typeof envelope === 'string') return deadLetter(`malformed envelope: ${envelope}`);
   if (!message.value) return deadLetter('message has no value');
@@ -27,24 +41,28 @@ export function readBatch(message: KafkaRecord): Outcome<DecodedBatch> {
 }
 
 /**
- * Step 2, per event: valid events become rows of `block`; dropped ones are counted by reason.
- * An event keeps its index in the batch whether or not its neighbours were dropped, so its id
- * (batch id + index) is the same on every redelivery.
+ * Step 2, per event: the one place event outcomes are acted on. Valid events are kept with
+ * their index in the batch (whether or not their neighbours were dropped, so an event's id —
+ * batch id + index — is the same on every redelivery); dropped ones are counted by reason,
+ * one rejection row per reason, dated the day the batch was received.
  */
-export function appendValidEvents(batch: DecodedBatch, block: EventsRowBinaryBlock): Map<string, number> {
+export function validateBatch(batch: DecodedBatch): ValidatedBatch {
   const { envelope, events } = batch;
   const receivedAtUs = envelope.receivedAtMs * 1000;
-  const context = {
-    projectId: uuidToRowBinary(envelope.projectId),
-    batchId: uuidToRowBinary(envelope.batchId),
-    sdkVersion: envelope.sdkVersion,
-    receivedAtSeconds: Math.floor(envelope.receivedAtMs / 1000),
-  };
-  const rejected = new Map<string, number>();
-  for (let index = 0; index < events.length; index++) {
-    const outcome = validateEvent(events[index]!, receivedAtUs);
-    if (outcome.kind === 'ok') block.append(context, outcome.value, index);
-    else rejected.set(outcome.reason, (rejected.get(outcome.reason) ?? 0) + 1);
-  }
-  return rejected;
+  const accepted: ValidatedBatch['accepted'] = [];
+  const rejectedByReason = new Map<string, number>();
+  events.forEach((event, index) => {
+    const outcome = validateEvent(event, receivedAtUs);
+    if (outcome.kind === 'ok') accepted.push({ index, event: outcome.value });
+    else rejectedByReason.set(outcome.reason, (rejectedByReason.get(outcome.reason) ?? 0) + 1);
+  });
+  const day = new Date(envelope.receivedAtMs).toISOString().slice(0, 10);
+  const rejections = [...rejectedByReason].map(([reason, count]) => ({
+    projectId: envelope.projectId,
+    batchId: envelope.batchId,
+    day,
+    reason,
+    count,
+  }));
+  return { envelope, accepted, rejections };
 }

@@ -1,5 +1,5 @@
 import type { TelemetryEvent } from '@framedeck/proto';
-import { drop, ok, type Outcome } from './outcome.js';
+import { drop, ok, type EventOutcome } from './outcome.js';
 
 /**
  * The spec's per-event ingest rules. An event that breaks one is dropped and counted under the
@@ -40,7 +40,7 @@ const STRING_REASONS = {
 const STRING_FIELDS = Object.keys(EVENT_LIMITS.strings) as (keyof typeof EVENT_LIMITS.strings)[];
 
 /** ok, or drop with the first rule the event breaks. */
-export function validateEvent(event: TelemetryEvent, receivedAtUs: number): Outcome<TelemetryEvent> {
+export function validateEvent(event: TelemetryEvent, receivedAtUs: number): EventOutcome<TelemetryEvent> {
   const reason = rejectionReason(event, receivedAtUs);
   return reason === undefined ? ok(event) : drop(reason);
 }

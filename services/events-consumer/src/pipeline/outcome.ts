@@ -1,17 +1,18 @@
 /**
- * Every pipeline step says what should happen to its input, explicitly, and one place (the
- * consumer loop) acts on it:
- *  - ok: go on with the value;
- *  - drop: discard it and count it under `reason` (an invalid event);
- *  - dead-letter: park the whole Kafka message on the dead-letter topic with `reason`
- *    (nothing in it can be used, e.g. it does not decode).
+ * Every pipeline step says what should happen to its input, explicitly, and one place acts on
+ * each kind:
+ *  - a Kafka message is `ok` (go on with the decoded batch) or `dead-letter` (nothing in it can
+ *    be used, e.g. it does not decode: the consumer loop parks it on the dead-letter topic);
+ *  - an event is `ok` (it becomes a row) or `drop` (invalid: validateBatch counts it under
+ *    `reason` for the project's rejection counts).
  */
-export type Outcome<T> =
-  { kind: 'ok'; value: T } | { kind: 'drop'; reason: string } | { kind: 'dead-letter'; reason: string };
+export type Ok<T> = { kind: 'ok'; value: T };
+export type Drop = { kind: 'drop'; reason: string };
+export type DeadLetter = { kind: 'dead-letter'; reason: string };
 
-export const ok = <T>(value: T): Outcome<T> => ({ kind: 'ok', value });
-export const drop = (reason: string): { kind: 'drop'; reason: string } => ({ kind: 'drop', reason });
-export const deadLetter = (reason: string): { kind: 'dead-letter'; reason: string } => ({
-  kind: 'dead-letter',
-  reason,
-});
+export type MessageOutcome<T> = Ok<T> | DeadLetter;
+export type EventOutcome<T> = Ok<T> | Drop;
+
+export const ok = <T>(value: T): Ok<T> => ({ kind: 'ok', value });
+export const drop = (reason: string): Drop => ({ kind: 'drop', reason });
+export const deadLetter = (reason: string): DeadLetter => ({ kind: 'dead-letter', reason });

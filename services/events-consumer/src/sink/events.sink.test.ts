@@ -2,27 +2,28 @@ import { ClickHouseWriter, type ClickHouseClient } from '@framedeck/clickhouse';
 import { createLogger } from '@framedeck/logging';
 import { telemetry } from '@framedeck/proto';
 import { describe, expect, it } from 'vitest';
-import type { DecodedBatch } from '../pipeline/batch.processor.js';
+import { validateBatch, type ValidatedBatch } from '../pipeline/batch.processor.js';
 import { EventsSink } from './events.sink.js';
 
 const now = Date.now();
-const batch = (events: number, invalid = 0): DecodedBatch => ({
-  envelope: {
-    batchId: '0b8f4c1e-5a57-4a39-9c1c-1f0c2a5d9e01',
-    projectId: '6f1d2b61-0a3b-4e0b-8f3e-2a7c7d1e4f52',
-    tenantId: '9c0e8a34-7d0f-4f7e-b1c5-3e6a2d8f1b73',
-    receivedAtMs: now,
-    sdkVersion: 'test',
-    eventCount: events + invalid,
-  },
-  events: [
-    ...Array.from(
-      { length: events },
-      () => new telemetry.v1.GameTelemetryEvent({ eventName: 'e', sessionId: 's', timestampUs: now * 1000 }),
-    ),
-    ...Array.from({ length: invalid }, () => new telemetry.v1.GameTelemetryEvent({ eventName: '' })),
-  ],
-});
+const batch = (events: number, invalid = 0): ValidatedBatch =>
+  validateBatch({
+    envelope: {
+      batchId: '0b8f4c1e-5a57-4a39-9c1c-1f0c2a5d9e01',
+      projectId: '6f1d2b61-0a3b-4e0b-8f3e-2a7c7d1e4f52',
+      tenantId: '9c0e8a34-7d0f-4f7e-b1c5-3e6a2d8f1b73',
+      receivedAtMs: now,
+      sdkVersion: 'test',
+      eventCount: events + invalid,
+    },
+    events: [
+      ...Array.from(
+        { length: events },
+        () => new telemetry.v1.GameTelemetryEvent({ eventName: 'e', sessionId: 's', timestampUs: now * 1000 }),
+      ),
+      ...Array.from({ length: invalid }, () => new telemetry.v1.GameTelemetryEvent({ eventName: '' })),
+    ],
+  });
 
 /** A ClickHouse stand-in that records inserts and fails the first `failures` attempts. */
 function fakeClickHouse(failures = 0) {

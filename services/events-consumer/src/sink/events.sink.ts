@@ -3,11 +3,12 @@ import {
   insertEventRejections,
   insertEventsBlock,
   retryWrite,
+  uuidToRowBinary,
   type ClickHouseWriter,
   type EventRejectionRow,
 } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
-import { appendValidEvents, type DecodedBatch } from '../pipeline/batch.processor.js';
+import type { ValidatedBatch } from '../pipeline/batch.processor.js';
 
 export type EventsSinkOptions = {
   /** Flush when the block holds this many rows... */
@@ -18,6 +19,18 @@ export type EventsSinkOptions = {
   flushIntervalMs: number;
   maxConcurrentInserts?: number;
 };
+
+/** A validated batch's events as RowBinary rows of `block` (each keeps its index in the batch: its event id). */
+export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBatch): void {
+  const { envelope } = batch;
+  const context = {
+    projectId: uuidToRowBinary(envelope.projectId),
+    batchId: uuidToRowBinary(envelope.batchId),
+    sdkVersion: envelope.sdkVersion,
+    receivedAtSeconds: Math.floor(envelope.receivedAtMs / 1000),
+  };
+  for (const { index, event } of batch.accepted) block.append(context, event, index);
+}
 
 type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
 
@@ -68,22 +81,11 @@ export class EventsSink {
     return this.stats.insertedRows;
   }
 
-  /** Adds a decoded batch; the returned promise resolves when it is durable. */
-  add(batch: DecodedBatch): Promise<void> {
+  /** Adds a validated batch's rows and rejection counts; the returned promise resolves when they are durable. */
+  add(batch: ValidatedBatch): Promise<void> {
     if (this.abort.signal.aborted) return Promise.reject(new Error('events sink is stopped'));
-    const rejected = appendValidEvents(batch, this.block);
-    if (rejected.size > 0) {
-      const day = new Date(batch.envelope.receivedAtMs).toISOString().slice(0, 10);
-      for (const [reason, count] of rejected) {
-        this.rejections.push({
-          projectId: batch.envelope.projectId,
-          batchId: batch.envelope.batchId,
-          day,
-          reason,
-          count,
-        });
-      }
-    }
+    appendBatchRows(this.block, batch);
+    this.rejections.push(...batch.rejections);
     const ticket = this.ticket.promise;
     if (this.block.rows >= this.options.flushRows || this.block.byteLength >= this.options.flushBytes) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.options.flushIntervalMs);
@@ -136,11 +138,6 @@ export class EventsSink {
     const next = this.waitingForSlot.shift();
     if (next) next();
     else this.activeInserts--;
-  }
-
-  /** Flushes what is buffered and waits for it (graceful shutdown). */
-  async close(): Promise<void> {
-    await this.flush();
   }
 
   /** Stops retrying: pending and future tickets reject, so nothing more gets committed. */
