@@ -1,18 +1,23 @@
 import type { HeatmapCell } from '../api/heatmap.api';
 import { formatNumber } from '../components/format';
-import { legendGradient, legendTicks, HEATMAP_METRICS, type MetricInfo, type ScaleDomain } from './heatmap-metrics';
+import {
+  legendCaption,
+  legendGradient,
+  legendTicks,
+  HEATMAP_METRICS,
+  type MetricInfo,
+  type ScaleDomain,
+} from './heatmap-metrics';
 
 /** The colour scale in the metric's real units (ms, fps, MB, events). */
 export function HeatmapLegend({ metric, domain }: { metric: MetricInfo; domain: ScaleDomain | undefined }) {
   if (!domain) return <p className="muted small">No cell has {metric.label.toLowerCase()} data.</p>;
   return (
     <figure className="legend" aria-label={`Colour scale: ${metric.label} in ${metric.unit}`}>
-      <figcaption className="legend-caption">
-        {metric.label} ({metric.unit}) · {metric.higherIsBetter ? 'higher is better' : 'lower is better'}
-      </figcaption>
+      <figcaption className="legend-caption">{legendCaption(metric)}</figcaption>
       <div className="legend-bar" style={{ backgroundImage: legendGradient(metric.higherIsBetter) }} />
       <div className="legend-ticks">
-        {legendTicks(domain).map((v, i) => (
+        {legendTicks(domain, 5, metric.digits === 0).map((v, i) => (
           <span key={i}>{formatNumber(v, domain.max - domain.min < 10 ? metric.digits : 0)}</span>
         ))}
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HeatmapCell } from '../api/heatmap.api';
-import { badness, domainOf, HEATMAP_METRICS, legendTicks, rampColor } from './heatmap-metrics';
+import { badness, domainOf, HEATMAP_METRICS, legendCaption, legendTicks, rampColor } from './heatmap-metrics';
 
 const cell = (over: Partial<HeatmapCell>): HeatmapCell => ({
   x: 0,
@@ -42,5 +42,16 @@ describe('heatmap metrics', () => {
   it('labels the legend from min to max', () => {
     expect(legendTicks({ min: 10, max: 50 })).toEqual([10, 20, 30, 40, 50]);
     expect(legendTicks({ min: 7, max: 7 })).toEqual([7]);
+  });
+
+  it('gives counts whole, distinct ticks', () => {
+    expect(legendTicks({ min: 1, max: 3 }, 5, true)).toEqual([1, 2, 3]);
+    expect(legendTicks({ min: 0, max: 400 }, 5, true)).toEqual([0, 100, 200, 300, 400]);
+  });
+
+  it('captions event counts as a density, measurements with their good end', () => {
+    expect(legendCaption(HEATMAP_METRICS.events)).toBe('Events per cell · more is hotter');
+    expect(legendCaption(HEATMAP_METRICS.fps)).toBe('FPS (fps) · higher is better');
+    expect(legendCaption(HEATMAP_METRICS.frame_time)).toBe('Frame time (ms) · lower is better');
   });
 });

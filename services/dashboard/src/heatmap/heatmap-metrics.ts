@@ -8,6 +8,8 @@ export type MetricInfo = {
   unit: string;
   /** Which end of the scale is good: colours run from good (cool) to bad (hot). */
   higherIsBetter: boolean;
+  /** A count, not a measurement: neither end is good, the colours only show where more happened. */
+  density?: true;
   digits: number;
   value: (cell: HeatmapCell) => number | null;
 };
@@ -27,7 +29,14 @@ export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
   },
   memory: { label: 'Memory', unit: 'MB', higherIsBetter: false, digits: 0, value: (c) => positive(c.avg_memory) },
   gpu_time: { label: 'GPU time', unit: 'ms', higherIsBetter: false, digits: 2, value: (c) => positive(c.avg_gpu_time) },
-  events: { label: 'Events', unit: 'events', higherIsBetter: false, digits: 0, value: (c) => c.event_count },
+  events: {
+    label: 'Events',
+    unit: 'events',
+    higherIsBetter: false,
+    density: true,
+    digits: 0,
+    value: (c) => c.event_count,
+  },
 };
 
 export const PERFORMANCE_METRICS: HeatmapMetric[] = ['fps', 'frame_time', 'memory', 'gpu_time'];
@@ -84,8 +93,18 @@ export function legendGradient(higherIsBetter: boolean): string {
   return `linear-gradient(${higherIsBetter ? '270deg' : '90deg'}, ${stops.join(', ')})`;
 }
 
-/** Legend tick values: `count` evenly spaced from min to max. */
-export function legendTicks(domain: ScaleDomain, count = 5): number[] {
+/**
+ * Legend tick values: `count` evenly spaced from min to max. Whole-number metrics (counts)
+ * get whole, distinct ticks: 1…3 events reads "1 2 3", not "1 2 2 3 3".
+ */
+export function legendTicks(domain: ScaleDomain, count = 5, wholeNumbers = false): number[] {
   if (domain.max === domain.min) return [domain.min];
-  return Array.from({ length: count }, (_, i) => domain.min + ((domain.max - domain.min) * i) / (count - 1));
+  const ticks = Array.from({ length: count }, (_, i) => domain.min + ((domain.max - domain.min) * i) / (count - 1));
+  return wholeNumbers ? [...new Set(ticks.map(Math.round))] : ticks;
+}
+
+/** The legend's caption: the metric, its unit, and which end is good (or that it is a count). */
+export function legendCaption(metric: MetricInfo): string {
+  if (metric.density) return `${metric.label} per cell · more is hotter`;
+  return `${metric.label} (${metric.unit}) · ${metric.higherIsBetter ? 'higher is better' : 'lower is better'}`;
 }
