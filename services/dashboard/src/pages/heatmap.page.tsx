@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { analyticsApi } from '../api/analytics.api';
 import { CELL_SIZES, HEATMAP_DAYS, heatmapApi, type HeatmapCell } from '../api/heatmap.api';
+import { allowedOr } from '../app/search-values';
 import { mapsApi, type GameMap } from '../api/maps.api';
 import { Link, useSearchParam } from '../app/router';
 import { AsyncView } from '../components/async-view';
@@ -43,8 +44,10 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   const [mode, setMode] = useSearchParam('mode', 'performance') as [Mode, (m: string) => void];
   const [metricName, setMetric] = useSearchParam('metric', 'frame_time') as [HeatmapMetric, (m: string) => void];
   const [eventName, setEventName] = useSearchParam('event', '');
-  const [cellSize, setCellSize] = useSearchParam('cellSize', '25');
-  const [days, setDays] = useSearchParam('days', '7');
+  const [cellSizeParam, setCellSize] = useSearchParam('cellSize', '25');
+  const [daysParam, setDays] = useSearchParam('days', '7');
+  const cellSize = allowedOr(cellSizeParam, CELL_SIZES, 25);
+  const days = allowedOr(daysParam, HEATMAP_DAYS, 7);
   const [buildId, setBuildId] = useSearchParam('build', '');
   const [hovered, setHovered] = useState<HeatmapCell | undefined>();
 
@@ -66,8 +69,8 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
             projectId,
             {
               mapId: map.mapId,
-              cellSize: Number(cellSize),
-              days: Number(days),
+              cellSize,
+              days,
               eventName: chosenEvent,
               buildId: buildId || undefined,
             },
@@ -126,13 +129,13 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
         )}
         <SelectField
           label="Cell size"
-          value={cellSize}
+          value={String(cellSize)}
           options={CELL_SIZES.map((c) => ({ value: String(c), label: `${c} units` }))}
           onChange={setCellSize}
         />
         <SelectField
           label="Period"
-          value={days}
+          value={String(days)}
           options={HEATMAP_DAYS.map((d) => ({ value: String(d), label: d === 1 ? 'Last 24 hours' : `Last ${d} days` }))}
           onChange={setDays}
         />
@@ -164,7 +167,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
               <HeatmapCanvas
                 map={map}
                 cells={data}
-                cellSize={Number(cellSize)}
+                cellSize={cellSize}
                 metric={metric}
                 domain={domain}
                 hovered={hovered}
@@ -186,7 +189,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
               {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events
             </p>
           </Panel>
-          <CellReadout cell={hovered} cellSize={Number(cellSize)} />
+          <CellReadout cell={hovered} cellSize={cellSize} />
           <Panel title="Map">
             <p className="small muted">
               World X {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y{' '}
