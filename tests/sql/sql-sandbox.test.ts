@@ -193,7 +193,7 @@ describe('analyst queries return the right numbers', () => {
     }
   });
 
-  it('runs ClickHouse forms sqlparser lacks: ANY/ALL join strictness, ARRAY JOIN of several arrays, tuple elements', async () => {
+  it('runs ClickHouse forms sqlparser lacks: WITH <expression> AS <name>, ANY/ALL join strictness, ARRAY JOIN of several arrays, tuple elements', async () => {
     expect(
       await rowsOf(
         'SELECT count() AS n FROM events AS e ANY LEFT JOIN (SELECT event_id, 1 AS z FROM events) AS s USING (event_id)',

@@ -25,16 +25,80 @@ export async function loadSqlChecker(): Promise<void> {
 export function checkAnalystQuery(sql: string): CheckedQuery {
   const scanned = scanSql(sql);
   if (scanned.text.trim() === '') reject('The query is empty.');
-  const statements = parseClickHouseSql(parserText(scanned.text, scanned.quoted)) as Json[];
+  const text = parserText(scanned.text, scanned.quoted);
+  const walker = new TreeWalker();
+  const withExpressions = splitWithExpressions(text, scanned.quoted);
+  if (withExpressions) {
+    // Parsed as `SELECT\n<the list>`: one line lower than in the text, columns unchanged.
+    walker.lineShift = 1;
+    const list = singleQuery(`SELECT\n${withExpressions.list}`);
+    checkWithList(list);
+    walker.visit(list, new Set([EVENTS_TABLE]));
+    walker.lineShift = 0;
+  }
+  const statement = singleQuery(withExpressions ? withExpressions.main : text);
+  walker.visit(statement, new Set([EVENTS_TABLE]));
+  assertSameQuotedTokens(scanned.quoted, walker.quoted);
+  return { text: scanned.text };
+}
+
+function singleQuery(text: string): Json {
+  const statements = parseClickHouseSql(text) as Json[];
   if (statements.length !== 1) reject('Only one statement is allowed.');
   const statement = statements[0]!;
   const kind = variantOf(statement);
   if (kind !== 'Query') reject(`Only SELECT queries are allowed (found ${describeStatement(kind)}).`);
+  return statement;
+}
 
-  const walker = new TreeWalker();
-  walker.visit(statement, new Set([EVENTS_TABLE]));
-  assertSameQuotedTokens(scanned.quoted, walker.quoted);
-  return { text: scanned.text };
+/**
+ * ClickHouse's own WITH: `WITH <expression> AS <name>, … SELECT …` (the only form 18.16 has;
+ * the names are expressions, never tables). sqlparser knows only `WITH name AS (query)`, so
+ * the list is parsed on its own as the projection of a SELECT (`SELECT <expression> AS
+ * <name>, …`), and the main query with the list blanked out. Both are checked like any query;
+ * the quoted tokens of both together must be the lexer's. Returns undefined for sqlparser's
+ * own form (`WITH name AS (`, `WITH RECURSIVE`) and for text without WITH.
+ */
+function splitWithExpressions(
+  text: string,
+  quoted: readonly QuotedToken[],
+): { list: string; main: string } | undefined {
+  const code = maskQuoted(text, quoted);
+  const start = /^(\s*)WITH\b/i.exec(code);
+  if (!start || /^\s*WITH\s+(?:RECURSIVE\b|(?:[A-Za-z_][A-Za-z0-9_]*|#+)\s+AS\s*\()/i.test(code)) return undefined;
+  let depth = 0;
+  let select = -1;
+  for (let i = start[0].length; i < code.length && select < 0; i++) {
+    const ch = code[i];
+    if (ch === '(') depth += 1;
+    else if (ch === ')') depth -= 1;
+    else if (depth === 0 && /[^A-Za-z0-9_]/.test(code[i - 1]!) && /^SELECT\b/i.test(code.slice(i, i + 7))) select = i;
+  }
+  if (select < 0) return undefined;
+  const chars = Array.from(text);
+  const blank = (from: number, to: number) =>
+    chars.map((ch, i) => (i >= from && i < to && ch !== '\n' ? ' ' : ch)).join('');
+  return { list: blankOutside(chars, start[0].length, select), main: blank(0, select) };
+}
+
+/** The characters from..to of `chars`, everything else blanked (line breaks kept). */
+function blankOutside(chars: readonly string[], from: number, to: number): string {
+  return chars.map((ch, i) => ((i < from || i >= to) && ch !== '\n' ? ' ' : ch)).join('');
+}
+
+/** The WITH list parsed as a SELECT: named expressions only, nothing else. */
+function checkWithList(query: Json): void {
+  const body = asObject(asObject(asObject(query)?.Query)?.body);
+  const select = asObject(body?.Select);
+  if (!select) reject('WITH takes named expressions (WITH <expression> AS <name>, …) or queries (WITH name AS (…)).');
+  const groupBy = asArray(asObject(select.group_by)?.Expressions);
+  const extra = ['from', 'selection', 'prewhere', 'having', 'qualify', 'distinct', 'sort_by', 'lateral_views'].some(
+    (field) => !isEmpty(select[field]),
+  );
+  if (extra || groupBy.some((g) => !isEmpty(g))) reject('WITH takes only named expressions before the SELECT.');
+  for (const item of asArray(select.projection)) {
+    if (variantOf(item) !== 'ExprWithAlias') reject('Each WITH expression needs a name: WITH <expression> AS <name>.');
+  }
 }
 
 /**
@@ -45,6 +109,8 @@ export function checkAnalystQuery(sql: string): CheckedQuery {
 class TreeWalker {
   /** Quoted strings and names as the parser saw them, compared with the lexer's afterwards. */
   readonly quoted: QuotedToken[] = [];
+  /** Lines the parsed text is below the analyst's text (the WITH list is parsed after a `SELECT` line). */
+  lineShift = 0;
 
   visit(node: Json, scope: ReadonlySet<string>): void {
     if (Array.isArray(node)) {
@@ -225,10 +291,10 @@ class TreeWalker {
     if (!span) return;
     const value = asObject(node.value);
     if (value && 'SingleQuotedString' in value) {
-      this.quoted.push({ kind: 'string', ...spanOf(span) });
+      this.quoted.push({ kind: 'string', ...spanOf(span, this.lineShift) });
     } else if (!isEmpty(node.quote_style)) {
       if (node.quote_style !== '"' && node.quote_style !== '`') reject('Unsupported quoting in the query.');
-      this.quoted.push({ kind: 'identifier', ...spanOf(span) });
+      this.quoted.push({ kind: 'identifier', ...spanOf(span, this.lineShift) });
     }
   }
 }
@@ -263,17 +329,7 @@ const TUPLE_ELEMENT = /(?<=(?:^|[^A-Za-z0-9_.`"])[A-Za-z_][A-Za-z0-9_]*)\.(?=\d+
 
 export function parserText(text: string, quoted: readonly QuotedToken[]): string {
   const chars = Array.from(text);
-  // Quoted strings and names masked out, so no pattern can match inside them.
-  const masked = chars.slice();
-  const offsets = lineOffsets(chars);
-  for (const token of quoted) {
-    const start = offsets[token.start.line - 1]! + token.start.column - 1;
-    const end = offsets[token.end.line - 1]! + token.end.column - 1;
-    for (let i = start; i < end; i++) if (masked[i] !== '\n') masked[i] = '\u0001';
-  }
-  // Outside strings the text is ASCII (the lexer refuses anything else), so string indexes
-  // of the masked text are code-point indexes.
-  const code = masked.join('');
+  const code = maskQuoted(text, quoted);
   for (const pattern of [STRICTNESS, STRICTNESS_AFTER]) {
     for (const match of code.matchAll(pattern)) {
       for (let i = match.index; i < match.index + match[0].length; i++) chars[i] = ' ';
@@ -281,6 +337,23 @@ export function parserText(text: string, quoted: readonly QuotedToken[]): string
   }
   for (const match of code.matchAll(TUPLE_ELEMENT)) chars[match.index] = '_';
   return chars.join('');
+}
+
+/**
+ * The text with quoted strings and names masked out (`#`, which the lexer refuses anywhere
+ * else), so no pattern can match inside them. Outside strings the text is ASCII (the lexer
+ * refuses anything else) and each masked character is one code unit, so indexes into the
+ * result are code-point indexes of the text.
+ */
+function maskQuoted(text: string, quoted: readonly QuotedToken[]): string {
+  const masked = Array.from(text);
+  const offsets = lineOffsets(masked);
+  for (const token of quoted) {
+    const start = offsets[token.start.line - 1]! + token.start.column - 1;
+    const end = offsets[token.end.line - 1]! + token.end.column - 1;
+    for (let i = start; i < end; i++) if (masked[i] !== '\n') masked[i] = '#';
+  }
+  return masked.join('');
 }
 
 function lineOffsets(chars: readonly string[]): number[] {
@@ -360,10 +433,10 @@ function isNameExpression(node: Json): boolean {
   return kind === 'Identifier' || kind === 'CompoundIdentifier';
 }
 
-function spanOf(span: JsonObject): Pick<QuotedToken, 'start' | 'end'> {
+function spanOf(span: JsonObject, lineShift = 0): Pick<QuotedToken, 'start' | 'end'> {
   const pos = (p: Json | undefined): Position => {
     const o = asObject(p);
-    return { line: Number(o?.line), column: Number(o?.column) };
+    return { line: Number(o?.line) - lineShift, column: Number(o?.column) };
   };
   return { start: pos(span.start), end: pos(span.end) };
 }
