@@ -52,44 +52,50 @@ export async function* jsonEachRowBytes(
     }
     return 'keep';
   };
-  for await (const chunk of chunks) {
-    if (exceptionText !== undefined) {
-      if (exceptionText.length < MAX_EXCEPTION_TEXT) exceptionText += chunk.toString('utf8');
-      continue;
-    }
-    let start = 0;
-    for (;;) {
-      const end = chunk.indexOf(NEWLINE, start);
-      if (end === -1) {
-        const rest = chunk.subarray(start);
-        pending.push(rest);
-        pendingLength += rest.length;
-        // A row that cannot fit any more is cut by bytes before it is read to its end.
-        if (outcome.bytes + pendingLength > limits.maxBytes && pending[0]![0] === OPEN_BRACE) {
-          outcome.truncated = true;
-          outcome.cutBy = 'bytes';
-          return;
+  try {
+    for await (const chunk of chunks) {
+      if (exceptionText !== undefined) {
+        if (exceptionText.length < MAX_EXCEPTION_TEXT) exceptionText += chunk.toString('utf8');
+        continue;
+      }
+      let start = 0;
+      for (;;) {
+        const end = chunk.indexOf(NEWLINE, start);
+        if (end === -1) {
+          const rest = chunk.subarray(start);
+          pending.push(rest);
+          pendingLength += rest.length;
+          // A row that cannot fit any more is cut by bytes before it is read to its end.
+          if (outcome.bytes + pendingLength > limits.maxBytes && pending[0]![0] === OPEN_BRACE) {
+            outcome.truncated = true;
+            outcome.cutBy = 'bytes';
+            return;
+          }
+          break;
         }
-        break;
-      }
-      const piece = chunk.subarray(start, end);
-      const row = pendingLength === 0 ? piece : Buffer.concat([...pending, piece]);
-      pending = [];
-      pendingLength = 0;
-      start = end + 1;
-      const verdict = finishRow(row);
-      if (verdict === 'stop') {
-        const text: string | undefined = exceptionText;
-        if (text === undefined) return;
-        exceptionText = `${text}\n${chunk.subarray(start).toString('utf8')}`;
-        break;
-      }
-      if (verdict === 'keep') {
-        outcome.rowCount += 1;
-        outcome.bytes += row.length;
-        yield row;
+        const piece = chunk.subarray(start, end);
+        const row = pendingLength === 0 ? piece : Buffer.concat([...pending, piece]);
+        pending = [];
+        pendingLength = 0;
+        start = end + 1;
+        const verdict = finishRow(row);
+        if (verdict === 'stop') {
+          const text: string | undefined = exceptionText;
+          if (text === undefined) return;
+          exceptionText = `${text}\n${chunk.subarray(start).toString('utf8')}`;
+          break;
+        }
+        if (verdict === 'keep') {
+          outcome.rowCount += 1;
+          outcome.bytes += row.length;
+          yield row;
+        }
       }
     }
+  } catch (error) {
+    // Modern servers reset the connection right after writing the exception block: the
+    // server's own diagnostic, if it arrived, is the failure to report, not the reset.
+    if (exceptionText === undefined) throw error;
   }
   if (exceptionText === undefined && pendingLength > 0) {
     const verdict = finishRow(Buffer.concat(pending));
@@ -113,6 +119,9 @@ function exceptionFrom(text: string): string {
       return row[1]!;
     }
   }
+  // The message is one line: 18.16 ends it with a line break, modern servers with
+  // "\n<length> <tag>\r\n__exception__".
   const code = text.indexOf('Code:');
-  return (code >= 0 ? text.slice(code) : text).replace(/\s*__exception__\s*$/, '').trim();
+  const message = code >= 0 ? text.slice(code) : text;
+  return message.split('\n')[0]!.trim();
 }

@@ -19,6 +19,23 @@ async function collect(text: string, maxRows: number, maxBytes = 1_000_000, size
 }
 
 describe('jsonEachRowBytes', () => {
+  it('reports the exception block a modern server wrote before it reset the connection (not the reset)', async () => {
+    async function* thenReset(): AsyncGenerator<Buffer> {
+      yield Buffer.from('{"i":1}\n\r\n__exception__\r\ntag\r\nCode: 395. DB::Exception: Value passed to ');
+      yield Buffer.from("'throwIf' function is non-zero. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO) (version 26.7.2.1)\n");
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    }
+    const outcome: RowsOutcome = { rowCount: 0, bytes: 0, truncated: false };
+    const error = await (async () => {
+      for await (const _ of jsonEachRowBytes(thenReset(), { maxRows: 10, maxBytes: 1_000 }, outcome)) {
+        // read
+      }
+    })().catch((e: unknown) => e);
+    const failure = toSandboxFailure(error, { projectDatabase: 'fd_p_x', sharedDatabase: 'framedeck' });
+    expect(failure).toBeInstanceOf(SqlRejection);
+    expect(failure.message).toBe("ClickHouse: Value passed to 'throwIf' function is non-zero");
+  });
+
   const lines = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ i, s: 'é\\n' })).join('\n') + '\n';
 
   it('yields every row as ClickHouse wrote it, whatever the chunking', async () => {
@@ -56,7 +73,7 @@ describe('jsonEachRowBytes', () => {
     const context = { projectDatabase: 'fd_p_x', sharedDatabase: 'framedeck' };
     for (const tail of [
       'Code: 396, e.displayText() = DB::Exception: Limit for result exceeded, max rows: 1.00 million, e.what() = DB::Exception\n',
-      '__exception__\r\nabc\r\nCode: 396. DB::Exception: Limit for result exceeded, max rows: 1.00 million. (TOO_MANY_ROWS_OR_BYTES) (version 26.7.2.1)\r\n80 abc\r\n__exception__\r\n',
+      '\r\n__exception__\r\nabc\r\nCode: 396. DB::Exception: Limit for result exceeded, max rows: 1.00 million. (TOO_MANY_ROWS_OR_BYTES) (version 26.7.2.1)\n80 abc\r\n__exception__\r\n',
       '{"exception": "Code: 396. DB::Exception: Limit for result exceeded, max rows: 1.00 million. (TOO_MANY_ROWS_OR_BYTES)"}\n',
     ]) {
       const error = await collect(lines(2) + tail, 10).catch((e: unknown) => e);
