@@ -8,6 +8,8 @@ import { OpenApiValidator } from '../api/support/openapi-validator.js';
 import { waitFor } from '../support/wait.js';
 import { uploadMap } from './api-helpers.js';
 import { insertEvents, type FixtureEvent } from './event-fixtures.js';
+import { createLogger } from '@framedeck/logging';
+import { startApiWorkers } from '../../services/api/src/workers.js';
 
 let api: TestApi;
 let a: BootstrapResult;
@@ -159,7 +161,11 @@ describe('erasure', () => {
   });
 
   it('finishes in the background: a job nobody polls still reaches done and forgets the ids', async () => {
-    const sweeping = await startApi({ env: { FRAMEDECK_API_ERASURE_SWEEP_MS: '200' } });
+    // The API process's workers (services/api/src/workers.ts), as main.ts starts them beside the app.
+    const sweeping = startApiWorkers(
+      { pool: api.pool, clickhouseWriter: api.clickhouse, logger: createLogger('erasure-sweep-test', 'silent') },
+      { api: { ...api.config.api, erasureSweepMs: 200 } },
+    );
     try {
       await insertEvents(api.clickhouse, events(a.projectId, 'dave', 2));
       expect(await rowsOf(a.projectId, 'dave')).toBe(2);
@@ -177,7 +183,7 @@ describe('erasure', () => {
       );
       expect(await rowsOf(a.projectId, 'dave')).toBe(0);
     } finally {
-      await sweeping.close();
+      await sweeping.stop();
     }
   });
 

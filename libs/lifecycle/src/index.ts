@@ -9,3 +9,4 @@ export {
   type HealthChecks,
   type ReadinessReport,
 } from './health.js';
+export { PeriodicTask } from './periodic-task.js';

@@ -6,7 +6,7 @@ import { NotificationDeliverer } from './delivery/notification.deliverer.js';
 import { heatmapCellSource, type CellSource } from './evaluation/heatmap-cells.source.js';
 import { RuleEvaluator } from './evaluation/rule.evaluator.js';
 import { systemClock, type Clock } from './scheduling/clock.js';
-import { PeriodicTask } from './scheduling/periodic-task.js';
+import { PeriodicTask } from '@framedeck/lifecycle';
 
 export type AlertEvaluatorDeps = {
   config: Pick<EvaluatorConfig, 'alerts' | 'notifications' | 'addresses'>;

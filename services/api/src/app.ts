@@ -8,7 +8,6 @@ import type { Redis } from '@framedeck/redis';
 import { RedisAdmission, SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
-import { startErasureSweep } from './analytics/erasure-jobs.service.js';
 import { apiDocsRouter } from './http/api-docs.router.js';
 import { dashboardAssets } from './http/dashboard-assets.js';
 import type { ApiServices } from './http/api-services.js';
@@ -56,7 +55,7 @@ export type ApiApp = {
   app: Express;
   /** The OpenAPI document served at {base_url}/openapi.json. */
   openApiDocument: ReturnType<typeof buildOpenApiDocument>;
-  /** Flushes pending key last-use times and stops timers (the clients stay open: main owns them). */
+  /** Flushes pending key last-use times (the clients stay open: main owns them; background work is in workers.ts). */
   close: () => Promise<void>;
 };
 
@@ -143,19 +142,10 @@ export function buildApp(deps: ApiDeps): ApiApp {
 
   // With the OAuth server, a 401 points to the protected resource metadata it serves.
   app.use(problemHandler(logger, identity?.bearerChallenge));
-  const erasureSweep = startErasureSweep(
-    {
-      pool: deps.pool,
-      clickhouseWriter: deps.clickhouse.writer,
-      onError: (error) => logger.warn({ err: error }, 'erasure sweep failed; retrying on the next tick'),
-    },
-    config.api.erasureSweepMs,
-  );
   return {
     app,
     openApiDocument,
     close: async () => {
-      erasureSweep.stop();
       await Promise.all([apiKeys.close(), identity?.close()]);
     },
   };

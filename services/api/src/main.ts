@@ -8,6 +8,7 @@ import { createRedisClient } from '@framedeck/redis';
 import { buildApp } from './app.js';
 import { loadApiConfig } from './config.js';
 import { createIdentity } from './identity.js';
+import { startApiWorkers } from './workers.js';
 import { loadServerSecrets } from './security/server-secrets.js';
 
 runMain('api', async () => {
@@ -43,8 +44,10 @@ runMain('api', async () => {
     .createServer(httpServerOptions(config.listen), api.app)
     .listen(config.listen.port, config.listen.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const workers = startApiWorkers({ pool, clickhouseWriter: clickhouse.writer, logger }, config);
   shutdown
     .add('stop accepting requests', () => closeServer(server))
+    .add('stop background workers', () => workers.stop())
     .add('flush api key and OAuth app usage', () => api.close())
     .add('close clickhouse', () => Promise.all([clickhouse.reader.close(), clickhouse.writer.close()]))
     .add('close redis', () => redis.quit())

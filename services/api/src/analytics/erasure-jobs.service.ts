@@ -77,24 +77,10 @@ export async function pollErasure(
 }
 
 /**
- * Advances every running job in the background, so a job nobody polls still reaches "done"
- * (and forgets its player ids) soon after ClickHouse finished. Every API instance may run
- * it: advancing is safe to do concurrently.
+ * One pass over every running job, advancing each (services/api/src/workers.ts runs it
+ * periodically), so a job nobody polls still reaches "done" and forgets its player ids soon
+ * after ClickHouse finished. Every API instance may run it: advancing is safe concurrently.
  */
-export function startErasureSweep(
-  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter; onError: (error: unknown) => void },
-  intervalMs: number,
-): { stop: () => void } {
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return; // a slow sweep is never overlapped by the next
-    sweeping = true;
-    void (async () => {
-      for (const job of await listRunningErasureJobs(deps.pool)) await pollErasure(deps, job.projectId, job.id);
-    })()
-      .catch(deps.onError)
-      .finally(() => (sweeping = false));
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export async function sweepErasureJobs(deps: { pool: Pool; clickhouseWriter: ClickHouseWriter }): Promise<void> {
+  for (const job of await listRunningErasureJobs(deps.pool)) await pollErasure(deps, job.projectId, job.id);
 }
