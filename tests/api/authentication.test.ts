@@ -4,7 +4,7 @@ import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { FakeBearerVerifier } from './support/fake-bearer-verifier.js';
 import { startApi, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
-import { WITH_PROBES } from './support/probe.routes.js';
+import { WITH_PROBES } from './support/probe.route.js';
 
 const verifier = new FakeBearerVerifier();
 let api: TestApi;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { startApi, type ApiResponse, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
-import { WITH_PROBES } from './support/probe.routes.js';
+import { WITH_PROBES } from './support/probe.route.js';
 
 /** Nothing internal may reach a client: stack frames, SQL, host names, ports, driver codes. */
 function expectNothingInternal(res: ApiResponse): void {

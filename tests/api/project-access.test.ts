@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createProjectWithKeys, type BootstrapResult } from '@framedeck/accounts';
 import { startApi, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
-import { WITH_PROBES } from './support/probe.routes.js';
+import { WITH_PROBES } from './support/probe.route.js';
 
 /**
  * DECISION under test: any project the credential cannot access is a 404 with one identical

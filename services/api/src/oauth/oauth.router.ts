@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import type Provider from 'oidc-provider';
 import type { SlidingWindowCounter } from '@framedeck/rate-limit';
 import { OAUTH_PATHS, OAUTH_REGISTRATIONS_PER_IP } from './oauth.constants.js';
-import { oauthMetadataRouter } from './oauth-metadata.routes.js';
+import { oauthMetadataRouter } from './oauth-metadata.router.js';
 import { registrationScope } from './registration.metadata.js';
 
 /** The endpoints the library answers itself; everything else never reaches it. */
