@@ -154,17 +154,7 @@ async function uploadDemoMap(demo, baseUrl) {
 }
 
 function demoSimulationArgs(demo) {
-  return [
-    'simulate',
-    '--project',
-    demo.projectId,
-    '--players',
-    '40',
-    '--minutes',
-    '15',
-    '--map-id',
-    DEMO_MAP_ID,
-  ];
+  return ['simulate', '--project', demo.projectId, '--players', '40', '--minutes', '15', '--map-id', DEMO_MAP_ID];
 }
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
