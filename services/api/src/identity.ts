@@ -7,9 +7,9 @@ import type { Redis } from '@framedeck/redis';
 import { failOpenCounter } from './http/fail-open-counter.js';
 import type { RouteDefinition } from './http/route.js';
 import { authorizedAppsRoutes } from './oauth/authorized-apps.route.js';
-import { interactionRouter } from './oauth/interaction.routes.js';
+import { interactionRouter } from './oauth/interaction.router.js';
 import { OAuthBearerVerifier } from './oauth/oauth-bearer.verifier.js';
-import { bearerChallenge } from './oauth/oauth-metadata.routes.js';
+import { bearerChallenge } from './oauth/oauth-metadata.router.js';
 import { OAuthGrants } from './oauth/oauth-grants.service.js';
 import { oauthOpenApiPaths } from './oauth/oauth.openapi.js';
 import { createOAuthProvider } from './oauth/oauth-provider.js';
@@ -22,7 +22,7 @@ import { DashboardSessions } from './session/dashboard-sessions.js';
 import { CookieSessionAuthenticator } from './session/session.authenticator.js';
 import { SessionCookie } from './session/session-cookie.js';
 import { sessionOpenApiPaths } from './session/session.openapi.js';
-import { sessionRouter } from './session/session.routes.js';
+import { sessionRouter } from './session/session.router.js';
 import { SIGN_IN_LIMITS, UserSignIn } from './session/user-sign-in.js';
 
 export type IdentityDeps = {
