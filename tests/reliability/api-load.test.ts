@@ -103,7 +103,16 @@ describe('API load at the plans’ limits, two processes sharing Redis', () => {
     expect(served).toHaveLength(100);
     expect(limited).toHaveLength(60);
     expect(served.map(remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
-    expect(new Set(served.map((a) => a.status))).toEqual(new Set([200, 400, 403, 404]));
+    // Every family answered within the quota. NOTE: the ingest-key requests (403) may all lose
+    // the race for the 100 slots on a loaded machine (their key lookup is a cache miss of its
+    // own), so they must be 403 or 429, never served with data.
+    expect([...new Set(served.map((a) => a.status))].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
+    expect(served.every((a) => [200, 400, 403, 404].includes(a.status))).toBe(true);
+    expect(
+      freeAnswers
+        .filter((a, i) => i % freeReads.length === freeReads.length - 1)
+        .every((a) => [403, 429].includes(a.status)),
+    ).toBe(true);
     for (const a of limited) {
       expect(a.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(a.body).toMatchObject({ status: 429, error_category: 'rate_limit', retryable: true });
