@@ -1,4 +1,5 @@
 import { identifier, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import type { HeatmapCell } from './heatmap.schema.js';
 import { lastDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's heatmap parameter table. */
@@ -29,23 +30,6 @@ export type HeatmapQuery = {
   /** Only events of this build (e.g. to see whether a new build fixed a slow area). */
   buildId?: string | undefined;
   now?: Date;
-};
-
-export type HeatmapCell = {
-  /** Cell centre in world units. */
-  x: number;
-  y: number;
-  /** 0..1: event_count / the largest event_count (Events mode) or avg_frame_time / the largest (Performance mode). */
-  weight: number;
-  event_count: number;
-  /** Averages over the cell's samples that carry the value (0 = not collected); 0 when none does. */
-  avg_fps: number;
-  avg_frame_time: number;
-  avg_memory: number;
-  /** null when no event of the cell carries a GPU time. */
-  avg_gpu_time: number | null;
-  /** Extension: 95th percentile (nearest rank, 0.1 ms steps below 102.4 ms) of frame time over the cell's frame samples; null when none. */
-  p95_frame_time: number | null;
 };
 
 /** Number of cells along one axis; a point on the max edge belongs to the last cell. */

@@ -1,5 +1,6 @@
 export * from './time-window.js';
 export * from './heatmap.query.js';
+export * from './heatmap.schema.js';
 export * from './insights.query.js';
 export * from './dashboard.query.js';
 export * from './builds.query.js';

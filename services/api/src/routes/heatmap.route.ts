@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { BYTES_PER_MB, HEATMAP_CELL_SIZES, HEATMAP_DAYS, HEATMAP_DEFAULTS, queryHeatmap } from '@framedeck/analytics';
+import {
+  HEATMAP_CELL_SIZES,
+  HEATMAP_DAYS,
+  HEATMAP_DEFAULTS,
+  HeatmapCellSchema,
+  queryHeatmap,
+} from '@framedeck/analytics';
 import { getMap } from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
@@ -21,46 +27,6 @@ const HeatmapQuery = z.strictObject({
     .optional()
     .meta({ description: 'Extension: only events of this build_id (see GET …/builds). Omit it for every build.' }),
 });
-
-export const HeatmapCellSchema = z
-  .object({
-    x: z.number().meta({
-      description: 'Cell centre X in world space: worldMinX + (floor((x − worldMinX) / cellSize) + 0.5) × cellSize.',
-    }),
-    y: z.number().meta({ description: 'Cell centre Y in world space.' }),
-    weight: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({
-        description:
-          '0..1 for drawing. Events mode: event_count / the largest event_count. Performance mode: avg_frame_time / ' +
-          'the largest avg_frame_time (hot = slow), falling back to event counts when no cell has a frame time.',
-      }),
-    event_count: z.int().meta({ description: 'Events in the cell.' }),
-    avg_fps: z.number().meta({
-      description: 'Mean of fps over events with fps > 0 (0 = not collected), rounded to 0.001; 0 when none.',
-    }),
-    avg_frame_time: z.number().meta({
-      description: 'Mean frame time in ms over events with frame_time_ms > 0, rounded to 0.001; 0 when none.',
-    }),
-    avg_memory: z.number().meta({
-      description: `Mean memory in MB (1 MB = ${BYTES_PER_MB} bytes, i.e. MiB) over events with memory_used_bytes > 0, rounded to 0.001; 0 when none.`,
-    }),
-    avg_gpu_time: z
-      .number()
-      .nullable()
-      .meta({ description: 'Mean GPU time in ms over events with gpu_time_ms > 0, rounded to 0.001; null when none.' }),
-    p95_frame_time: z
-      .number()
-      .nullable()
-      .meta({
-        description:
-          'Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps ' +
-          'below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none.',
-      }),
-  })
-  .meta({ id: 'HeatmapCell' });
 
 export const heatmapRoute = defineRoute({
   method: 'get',
