@@ -2,7 +2,7 @@ import type { ClickHouseWriter } from '@framedeck/clickhouse';
 import { PeriodicTask } from '@framedeck/lifecycle';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
-import { sweepErasureJobs } from './analytics/erasure-jobs.service.js';
+import { sweepErasureJobs } from './project-data/erasure-jobs.service.js';
 import type { ApiConfig } from './config.js';
 
 export type ApiWorkers = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERASURE_LIMITS } from '@framedeck/analytics';
 import { problems } from '@framedeck/problem';
-import { pollErasure, submitErasure } from '../analytics/erasure-jobs.service.js';
+import { pollErasure, submitErasure } from '../project-data/erasure-jobs.service.js';
 import { defineRoute } from '../http/route.js';
 
 const ErasureJobSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '@framedeck/analytics';
 import { problems } from '@framedeck/problem';
-import { EXPORT_RESOURCES, writeProjectExport, type ExportResource } from '../analytics/project-export.js';
+import { EXPORT_RESOURCES, writeProjectExport, type ExportResource } from '../project-data/project-export.js';
 import { defineRoute } from '../http/route.js';
 import { allowedString } from './analytics.schemas.js';
 

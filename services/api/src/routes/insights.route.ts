@@ -10,7 +10,7 @@ import {
 } from '@framedeck/analytics';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
-import { labelGroups } from '../analytics/group-labels.js';
+import { labelGroups } from '../content/group-labels.js';
 import { allowedInt, analyticsDays, EventNameParam } from './analytics.schemas.js';
 
 const InsightsQuery = z.strictObject({
