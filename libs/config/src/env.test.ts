@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, collectSections } from './env.js';
-import { clickhouseSection, kafkaSection, listenSection, postgresSection } from './sections.js';
+import { kafkaSection } from './kafka.section.js';
+import { clickhouseSection, listenSection, postgresSection } from './sections.js';
 
 describe('configuration', () => {
   it('uses the local-stack defaults when nothing is set', () => {

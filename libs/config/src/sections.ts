@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { env, readEnv, type Env } from './env.js';
+import { ConfigError, env, readEnv, type Env } from './env.js';
 
 /**
  * Configuration sections shared by several services. Each reads only its own variables;
@@ -31,29 +32,6 @@ export function redisSection(source: Env) {
   return { url: e.FRAMEDECK_REDIS_URL, keyPrefix: e.FRAMEDECK_REDIS_PREFIX };
 }
 export type RedisConfig = ReturnType<typeof redisSection>;
-
-export function kafkaSection(source: Env) {
-  const e = readEnv(
-    {
-      FRAMEDECK_KAFKA_BROKERS: env.list(['127.0.0.1:9092']),
-      FRAMEDECK_KAFKA_CLIENT_ID: env.string('framedeck'),
-      FRAMEDECK_KAFKA_EVENTS_TOPIC: env.string('framedeck.telemetry-batches.v1'),
-      FRAMEDECK_KAFKA_EVENTS_PARTITIONS: env.positiveInt(4),
-      FRAMEDECK_KAFKA_DEAD_LETTER_TOPIC: env.string('framedeck.telemetry-batches.dead-letter.v1'),
-      FRAMEDECK_KAFKA_CONSUMER_GROUP: env.string('framedeck-events-consumer'),
-    },
-    source,
-  );
-  return {
-    brokers: e.FRAMEDECK_KAFKA_BROKERS,
-    clientId: e.FRAMEDECK_KAFKA_CLIENT_ID,
-    eventsTopic: e.FRAMEDECK_KAFKA_EVENTS_TOPIC,
-    eventsPartitions: e.FRAMEDECK_KAFKA_EVENTS_PARTITIONS,
-    deadLetterTopic: e.FRAMEDECK_KAFKA_DEAD_LETTER_TOPIC,
-    consumerGroup: e.FRAMEDECK_KAFKA_CONSUMER_GROUP,
-  };
-}
-export type KafkaConfig = ReturnType<typeof kafkaSection>;
 
 /**
  * The two ClickHouse engines infra/local/ runs side by side: `legacy` (Debian's 18.16 server,
@@ -152,3 +130,73 @@ export function notificationsSection(source: Env) {
   return { allowLocalTargets: e.FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS };
 }
 export type NotificationsConfig = ReturnType<typeof notificationsSection>;
+
+/**
+ * Who may tell us the client's address (X-Forwarded-For) and the request id (X-Request-Id):
+ * the load balancers or ingress proxies in front of the API and the gateway. Per-IP limits
+ * (sign-in, anonymous requests, OAuth registration, the gateway's invalid-key limiter) count
+ * the address these proxies report; from any other peer the headers are ignored. Default:
+ * nobody (the TCP peer is the client), which is right when clients connect directly.
+ * Entries: IPs, CIDRs (10.0.0.0/8, fd00::/8) or the names loopback, linklocal, uniquelocal.
+ */
+export function trustedProxiesSection(source: Env) {
+  const e = readEnv(
+    {
+      FRAMEDECK_TRUSTED_PROXIES: z
+        .string()
+        .transform((v) =>
+          v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        )
+        .pipe(
+          z.array(
+            z.string().refine(isAddressOrRange, 'each entry must be an IP, a CIDR or loopback/linklocal/uniquelocal'),
+          ),
+        )
+        .default([]),
+    },
+    source,
+  );
+  return { trustedProxies: e.FRAMEDECK_TRUSTED_PROXIES };
+}
+export type TrustedProxiesConfig = ReturnType<typeof trustedProxiesSection>;
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The Prometheus endpoint of a service: GET /metrics on a listener of its own, never on the
+ * public API or ingest port. Loopback by default (a scraper on the same host, or a sidecar);
+ * bound to another address it must require a bearer token, so a metrics port opened by
+ * mistake does not hand tenants' traffic figures to the internet. Each service names its port.
+ */
+export function metricsSection(source: Env, portVariable: string, defaultPort: number) {
+  const e = readEnv(
+    {
+      FRAMEDECK_METRICS_HOST: env.host('127.0.0.1'),
+      // Prometheus sends it as `Authorization: Bearer <token>` (scrape config: authorization.credentials).
+      FRAMEDECK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    },
+    source,
+  );
+  const port = readEnv({ [portVariable]: env.port(defaultPort) }, source)[portVariable] as number;
+  if (!LOOPBACK_HOSTS.has(e.FRAMEDECK_METRICS_HOST) && e.FRAMEDECK_METRICS_TOKEN === undefined) {
+    throw new ConfigError([
+      `FRAMEDECK_METRICS_HOST=${JSON.stringify(e.FRAMEDECK_METRICS_HOST)}: a metrics listener off loopback needs FRAMEDECK_METRICS_TOKEN`,
+    ]);
+  }
+  return { host: e.FRAMEDECK_METRICS_HOST, port, token: e.FRAMEDECK_METRICS_TOKEN };
+}
+export type MetricsConfig = ReturnType<typeof metricsSection>;
