@@ -7,22 +7,59 @@ import type { ClickHouseWriter } from './writer.js';
 /** clickhouse/ at the repository root: ordered, frozen, plain .sql files. */
 export const CLICKHOUSE_MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
 
+/**
+ * A migration file's name: `NNN_words.sql` runs on every server; `NNN_words.legacy.sql` or
+ * `NNN_words.modern.sql` only on that generation (server-engine.ts), for DDL one of them cannot
+ * parse (TTL is modern-only). Both files of a pair are recorded under their own names.
+ */
+const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+(?:\.(legacy|modern))?\.sql$/;
+
+/**
+ * A statement preceded by the line `-- framedeck:when-table-exists <name>` runs only while that
+ * table exists. NOTE: for the statements ClickHouse cannot write IF [NOT] EXISTS (RENAME TABLE;
+ * 18.16 has no ADD COLUMN IF NOT EXISTS): the guard keeps a file that stopped half-way re-runnable.
+ */
+const TABLE_GUARD = /^--\s*framedeck:when-table-exists\s+([a-z_][a-z0-9_]*)\s*$/;
+
+export type MigrationStatement = { text: string; whenTableExists?: string };
+
 /** Statements in a migration file are separated by a `;` at the end of a line. */
 export function splitStatements(text: string): string[] {
-  const withoutComments = text
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n');
-  return withoutComments
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return parseStatements(text).map((s) => s.text);
+}
+
+/** The statements of a file with their guards (a guard applies to the statement that follows it). */
+export function parseStatements(text: string): MigrationStatement[] {
+  const statements: MigrationStatement[] = [];
+  let guard: string | undefined;
+  let lines: string[] = [];
+  const flush = (tail: string) => {
+    const body = [...lines, tail].join('\n').trim();
+    lines = [];
+    if (!body) return;
+    statements.push(guard === undefined ? { text: body } : { text: body, whenTableExists: guard });
+    guard = undefined;
+  };
+  for (const line of text.split('\n')) {
+    const guardMatch = TABLE_GUARD.exec(line.trim());
+    if (guardMatch) {
+      guard = guardMatch[1];
+      continue;
+    }
+    if (line.trim().startsWith('--')) continue;
+    const parts = line.split(/;\s*$/);
+    if (parts.length > 1) flush(parts[0] ?? '');
+    else lines.push(line);
+  }
+  flush('');
+  return statements;
 }
 
 /**
  * Applies the files not yet recorded in `schema_migrations` of the client's database.
  * A recorded file whose text changed is an error. ClickHouse has no transactions: every
- * statement is written IF NOT EXISTS, so a file interrupted half-way can simply run again.
+ * statement is written IF NOT EXISTS (or guarded, see TABLE_GUARD), so a file interrupted
+ * half-way can simply run again.
  */
 export async function migrateClickHouse(
   writer: ClickHouseWriter,
@@ -36,7 +73,13 @@ export async function migrateClickHouse(
     sql`SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name`,
   );
   const recorded = new Map(recordedRows.map((r) => [r.name, r.checksum]));
-  const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const { generation } = await writer.engine();
+  const files = (await readdir(dir))
+    .filter((f) => {
+      const match = MIGRATION_FILE.exec(f);
+      return match !== null && (match[1] === undefined || match[1] === generation);
+    })
+    .sort();
   const result = { applied: [] as string[], skipped: [] as string[] };
   for (const file of files) {
     const text = await readFile(`${dir}/${file}`, 'utf8');
@@ -47,10 +90,11 @@ export async function migrateClickHouse(
       result.skipped.push(file);
       continue;
     }
-    for (const statement of splitStatements(text)) {
+    for (const statement of parseStatements(text)) {
+      if (statement.whenTableExists !== undefined && !(await tableExists(writer, statement.whenTableExists))) continue;
       try {
         // Migration files are our own frozen text, not input.
-        await writer.command(raw(statement));
+        await writer.command(raw(statement.text));
       } catch (error) {
         throw new Error(`ClickHouse migration ${file} failed: ${(error as Error).message}`);
       }
@@ -61,4 +105,11 @@ export async function migrateClickHouse(
     result.applied.push(file);
   }
   return result;
+}
+
+async function tableExists(writer: ClickHouseWriter, table: string): Promise<boolean> {
+  const [row] = await writer.rows<{ n: number }>(
+    sql`SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = ${table}`,
+  );
+  return Number(row?.n ?? 0) > 0;
 }
