@@ -1,7 +1,10 @@
+import { rewriteMapAccess } from './map-access.js';
+import { maskQuoted, parserText } from './parser-text.js';
 import { scanSql, type QuotedToken } from './sql-lexer.js';
 import { loadSqlParser, parseClickHouseSql } from './sql-parser.js';
 import { ALLOWED_NODES, EVENTS_TABLE, FORBIDDEN_CLAUSES, isAllowedFunction, KNOWN_FIELDS } from './sql-policy.js';
 import { reject } from './sandbox-errors.js';
+import { splitWithLists } from './with-list.js';
 
 /** A query that passed every check: `text` is exactly what was checked and what must be sent. */
 export type CheckedQuery = { readonly text: string };
@@ -23,20 +26,26 @@ export async function loadSqlChecker(): Promise<void> {
 }
 
 export function checkAnalystQuery(sql: string): CheckedQuery {
-  const scanned = scanSql(sql);
-  if (scanned.text.trim() === '') reject('The query is empty.');
-  const text = parserText(scanned.text, scanned.quoted);
+  const analyst = scanSql(sql);
+  if (analyst.text.trim() === '') reject('The query is empty.');
+  // Map access is rewritten first; from here on the rewritten text is the query.
+  const rewritten = rewriteMapAccess(analyst.text, analyst.quoted);
+  const scanned = rewritten === analyst.text ? analyst : scanSql(rewritten);
+  const code = maskQuoted(scanned.text, scanned.quoted);
+  const text = parserText(scanned.text, code);
   const walker = new TreeWalker();
-  const withExpressions = splitWithExpressions(text, scanned.quoted);
-  if (withExpressions) {
-    // Parsed as `SELECT\n<the list>`: one line lower than in the text, columns unchanged.
+  const split = splitWithLists(text, code);
+  if (split) {
+    // Each parsed as `SELECT\n<entry>`: one line lower than in the text, columns unchanged.
     walker.lineShift = 1;
-    const list = singleQuery(`SELECT\n${withExpressions.list}`);
-    checkWithList(list);
-    walker.visit(list, new Set([EVENTS_TABLE]));
+    for (const entry of split.expressions) {
+      const parsed = singleQuery(`SELECT\n${entry.text}`);
+      checkWithExpression(parsed);
+      walker.visit(parsed, new Set([EVENTS_TABLE, ...entry.tables]));
+    }
     walker.lineShift = 0;
   }
-  const statement = singleQuery(withExpressions ? withExpressions.main : text);
+  const statement = singleQuery(split ? split.main : text);
   walker.visit(statement, new Set([EVENTS_TABLE]));
   assertSameQuotedTokens(scanned.quoted, walker.quoted);
   return { text: scanned.text };
@@ -51,43 +60,8 @@ function singleQuery(text: string): Json {
   return statement;
 }
 
-/**
- * ClickHouse's own WITH: `WITH <expression> AS <name>, … SELECT …` (the only form 18.16 has;
- * the names are expressions, never tables). sqlparser knows only `WITH name AS (query)`, so
- * the list is parsed on its own as the projection of a SELECT (`SELECT <expression> AS
- * <name>, …`), and the main query with the list blanked out. Both are checked like any query;
- * the quoted tokens of both together must be the lexer's. Returns undefined for sqlparser's
- * own form (`WITH name AS (`, `WITH RECURSIVE`) and for text without WITH.
- */
-function splitWithExpressions(
-  text: string,
-  quoted: readonly QuotedToken[],
-): { list: string; main: string } | undefined {
-  const code = maskQuoted(text, quoted);
-  const start = /^(\s*)WITH\b/i.exec(code);
-  if (!start || /^\s*WITH\s+(?:RECURSIVE\b|(?:[A-Za-z_][A-Za-z0-9_]*|#+)\s+AS\s*\()/i.test(code)) return undefined;
-  let depth = 0;
-  let select = -1;
-  for (let i = start[0].length; i < code.length && select < 0; i++) {
-    const ch = code[i];
-    if (ch === '(') depth += 1;
-    else if (ch === ')') depth -= 1;
-    else if (depth === 0 && /[^A-Za-z0-9_]/.test(code[i - 1]!) && /^SELECT\b/i.test(code.slice(i, i + 7))) select = i;
-  }
-  if (select < 0) return undefined;
-  const chars = Array.from(text);
-  const blank = (from: number, to: number) =>
-    chars.map((ch, i) => (i >= from && i < to && ch !== '\n' ? ' ' : ch)).join('');
-  return { list: blankOutside(chars, start[0].length, select), main: blank(0, select) };
-}
-
-/** The characters from..to of `chars`, everything else blanked (line breaks kept). */
-function blankOutside(chars: readonly string[], from: number, to: number): string {
-  return chars.map((ch, i) => ((i < from || i >= to) && ch !== '\n' ? ' ' : ch)).join('');
-}
-
-/** The WITH list parsed as a SELECT: named expressions only, nothing else. */
-function checkWithList(query: Json): void {
+/** A WITH expression entry parsed as a SELECT: one named expression, nothing else. */
+function checkWithExpression(query: Json): void {
   const body = asObject(asObject(asObject(query)?.Query)?.body);
   const select = asObject(body?.Select);
   if (!select) reject('WITH takes named expressions (WITH <expression> AS <name>, …) or queries (WITH name AS (…)).');
@@ -96,8 +70,9 @@ function checkWithList(query: Json): void {
     (field) => !isEmpty(select[field]),
   );
   if (extra || groupBy.some((g) => !isEmpty(g))) reject('WITH takes only named expressions before the SELECT.');
-  for (const item of asArray(select.projection)) {
-    if (variantOf(item) !== 'ExprWithAlias') reject('Each WITH expression needs a name: WITH <expression> AS <name>.');
+  const projection = asArray(select.projection);
+  if (projection.length !== 1 || variantOf(projection[0]!) !== 'ExprWithAlias') {
+    reject('Each WITH expression needs a name: WITH <expression> AS <name>.');
   }
 }
 
@@ -139,8 +114,9 @@ class TreeWalker {
         this.checkFunction(node!);
         break;
       case 'SetOperation':
-        if (node!.op !== 'Union' || node!.set_quantifier !== 'All') {
-          reject('Only UNION ALL may combine queries (not UNION DISTINCT, INTERSECT or EXCEPT).');
+        // NOTE: each branch is a query, checked like any other; how rows combine reads nothing more.
+        if (node!.op !== 'Union' && node!.op !== 'Intersect' && node!.op !== 'Except') {
+          reject('Only UNION, INTERSECT and EXCEPT may combine queries.');
         }
         break;
       case 'InList':
@@ -312,56 +288,6 @@ function assertSameQuotedTokens(lexed: QuotedToken[], parsed: QuotedToken[]): vo
   if (a.length !== b.length || a.some((k, i) => k !== b[i])) {
     reject('The query quotes strings or names in a way the sandbox cannot verify; use plain single-quoted strings.');
   }
-}
-
-/**
- * The text the parser reads: the few ClickHouse forms sqlparser does not know, rewritten in
- * place (same length, never inside strings or quoted names) into forms it parses with the same
- * tables and names. ClickHouse still receives the analyst's text (CheckedQuery.text).
- *  - join strictness `ANY|ALL|ASOF|SEMI|ANTI` before or after INNER/LEFT/RIGHT/FULL: blanked
- *    (it changes how rows match, not what is read; sqlparser would take `ANY` for an alias);
- *  - tuple element `name.1`: read as the name `name_1`, an expression the checks treat like
- *    any column (refused where a name could mean a table: FROM, IN (…)).
- */
-const STRICTNESS = /\b(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+(?:(?:INNER|LEFT|RIGHT|FULL|OUTER)\s+)*JOIN\b)/gi;
-const STRICTNESS_AFTER = /(?<=\b(?:INNER|LEFT|RIGHT|FULL)\s+)(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+JOIN\b)/gi;
-const TUPLE_ELEMENT = /(?<=(?:^|[^A-Za-z0-9_.`"])[A-Za-z_][A-Za-z0-9_]*)\.(?=\d+(?![A-Za-z0-9_.]))/g;
-
-export function parserText(text: string, quoted: readonly QuotedToken[]): string {
-  const chars = Array.from(text);
-  const code = maskQuoted(text, quoted);
-  for (const pattern of [STRICTNESS, STRICTNESS_AFTER]) {
-    for (const match of code.matchAll(pattern)) {
-      for (let i = match.index; i < match.index + match[0].length; i++) chars[i] = ' ';
-    }
-  }
-  for (const match of code.matchAll(TUPLE_ELEMENT)) chars[match.index] = '_';
-  return chars.join('');
-}
-
-/**
- * The text with quoted strings and names masked out (`#`, which the lexer refuses anywhere
- * else), so no pattern can match inside them. Outside strings the text is ASCII (the lexer
- * refuses anything else) and each masked character is one code unit, so indexes into the
- * result are code-point indexes of the text.
- */
-function maskQuoted(text: string, quoted: readonly QuotedToken[]): string {
-  const masked = Array.from(text);
-  const offsets = lineOffsets(masked);
-  for (const token of quoted) {
-    const start = offsets[token.start.line - 1]! + token.start.column - 1;
-    const end = offsets[token.end.line - 1]! + token.end.column - 1;
-    for (let i = start; i < end; i++) if (masked[i] !== '\n') masked[i] = '#';
-  }
-  return masked.join('');
-}
-
-function lineOffsets(chars: readonly string[]): number[] {
-  const offsets = [0];
-  chars.forEach((ch, i) => {
-    if (ch === '\n') offsets.push(i + 1);
-  });
-  return offsets;
 }
 
 // ---- small helpers over the JSON tree ----

@@ -172,6 +172,7 @@ export const ALLOWED_NODES: ReadonlySet<string> = new Set(
   Number SingleQuotedString HexStringLiteral Boolean Null
   OrderByExpr WindowSpec NamedWindow Rows Range Groups CurrentRow Preceding Following
   Sample AfterTableAlias BeforeTableAlias Bernoulli System Block Row
+  Rollup Cube GroupingSets
   `
     .trim()
     .split(/\s+/),
@@ -209,6 +210,7 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set(
   field syntax special substring_from substring_for trim_where trim_what trim_characters
   params quote_style options asc nulls_first elem named sample modifier quantity parenthesized
   time_zone timestamp flavor
+  with_fill to step window_before_qualify opt_except first_element additional_elements
   `
     .trim()
     .split(/\s+/),
