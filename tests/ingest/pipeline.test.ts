@@ -208,6 +208,7 @@ describe('ingest pipeline', () => {
         receivedAtMs: Date.now(),
         sdkVersion: 'tests',
         eventCount: 1,
+        firstEventIndex: 0,
       });
       await producer.send({
         topic: kafkaConfig.eventsTopic,

@@ -42,6 +42,7 @@ describe(`decoder fuzzing (seed ${FUZZ_SEED}, ${CASES} cases)`, () => {
           receivedAtMs: Date.now(),
           sdkVersion: 'fuzz/1',
           eventCount: 0,
+          firstEventIndex: 0,
         }),
       };
       const outcome = readBatch(message);

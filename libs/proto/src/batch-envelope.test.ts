@@ -8,6 +8,7 @@ const envelope = {
   receivedAtMs: 1_767_225_600_000,
   sdkVersion: 'unity/2.1.0',
   eventCount: 12,
+  firstEventIndex: 0,
 };
 
 describe('batch envelope', () => {
@@ -16,11 +17,17 @@ describe('batch envelope', () => {
     expect(parseEnvelopeHeaders(asKafka)).toEqual(envelope);
   });
 
+  it('reads a message written before batches could be split as starting at event 0', () => {
+    const { [ENVELOPE_HEADERS.firstEventIndex]: _, ...older } = envelopeHeaders({ ...envelope, firstEventIndex: 7 });
+    expect(parseEnvelopeHeaders(older)).toEqual(envelope);
+  });
+
   it.each([
     ['no headers', undefined],
     ['another content type', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.contentType]: 'json' }],
     ['a malformed project id', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.projectId]: 'nope' }],
     ['no receipt time', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.receivedAtMs]: undefined }],
+    ['a negative first event index', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.firstEventIndex]: '-1' }],
   ])('names the problem for %s', (_, headers) => {
     expect(typeof parseEnvelopeHeaders(headers)).toBe('string');
   });

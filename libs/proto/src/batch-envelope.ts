@@ -15,6 +15,7 @@ export const ENVELOPE_HEADERS = {
   receivedAtMs: 'fd-received-at-ms',
   sdkVersion: 'fd-sdk-version',
   eventCount: 'fd-event-count',
+  firstEventIndex: 'fd-first-event-index',
 } as const;
 
 export type BatchEnvelope = {
@@ -24,6 +25,11 @@ export type BatchEnvelope = {
   receivedAtMs: number;
   sdkVersion: string;
   eventCount: number;
+  /**
+   * Index in the sender's batch of this message's first event: 0 unless the gateway split a
+   * batch too large for one Kafka message (batch-split.ts); absent in older messages (0).
+   */
+  firstEventIndex: number;
 };
 
 export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string> {
@@ -35,6 +41,7 @@ export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string>
     [ENVELOPE_HEADERS.receivedAtMs]: String(envelope.receivedAtMs),
     [ENVELOPE_HEADERS.sdkVersion]: envelope.sdkVersion,
     [ENVELOPE_HEADERS.eventCount]: String(envelope.eventCount),
+    [ENVELOPE_HEADERS.firstEventIndex]: String(envelope.firstEventIndex),
   };
 }
 
@@ -57,6 +64,8 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
   const receivedAtMs = Number(get(ENVELOPE_HEADERS.receivedAtMs));
   const eventCount = Number(get(ENVELOPE_HEADERS.eventCount) ?? Number.NaN);
   if (!Number.isSafeInteger(receivedAtMs) || receivedAtMs <= 0) return 'missing or malformed receipt time';
+  const firstEventIndex = Number(get(ENVELOPE_HEADERS.firstEventIndex) ?? 0);
+  if (!Number.isSafeInteger(firstEventIndex) || firstEventIndex < 0) return 'malformed first event index';
   return {
     batchId,
     projectId,
@@ -64,5 +73,6 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
     receivedAtMs,
     sdkVersion: get(ENVELOPE_HEADERS.sdkVersion) ?? '',
     eventCount: Number.isSafeInteger(eventCount) ? eventCount : -1,
+    firstEventIndex,
   };
 }

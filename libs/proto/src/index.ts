@@ -17,3 +17,4 @@ export {
   parseEnvelopeHeaders,
   type BatchEnvelope,
 } from './batch-envelope.js';
+export { OversizedEventError, splitTelemetryBatch, type BatchPart } from './batch-split.js';

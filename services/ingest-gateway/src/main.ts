@@ -23,6 +23,7 @@ runMain('ingest-gateway', async () => {
     lingerMs: config.ingest.publishLingerMs,
     timeoutMs: config.ingest.publishTimeoutMs,
     logger,
+    limits: config.kafka.producer,
   });
   // Connect early so the first request does not pay for it; a broker that is down now is
   // retried on the first publish (the gateway still starts and answers 503 meanwhile).
@@ -49,7 +50,7 @@ runMain('ingest-gateway', async () => {
     authenticate: createIngestKeyAuthenticator(apiKeys, pool),
     limiter: createIngestLimiter(redis, logger),
     invalidKeys: createInvalidKeyLimiter(redis, logger, config.ingest.invalidKeys),
-    publish: (message) => publisher.publish(message),
+    publish: (batch) => publisher.publish(batch),
     config: config.ingest,
     logger,
   });

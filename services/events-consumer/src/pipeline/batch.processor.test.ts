@@ -1,3 +1,4 @@
+import { eventIdFor } from '@framedeck/clickhouse';
 import { telemetry } from '@framedeck/proto';
 import { describe, expect, it } from 'vitest';
 import { readBatch, validateBatch } from './batch.processor.js';
@@ -10,6 +11,7 @@ const envelope = {
   receivedAtMs,
   sdkVersion: 'test',
   eventCount: 4,
+  firstEventIndex: 0,
 };
 const valid = (name: string) =>
   new telemetry.v1.GameTelemetryEvent({ eventName: name, sessionId: 's', timestampUs: receivedAtMs * 1000 });
@@ -29,6 +31,14 @@ describe('validateBatch', () => {
       day: '2026-11-23',
       count: 2,
     });
+  });
+
+  it('numbers the events of a part of a split batch from its first index, and keys its rejections apart', () => {
+    const nameless = new telemetry.v1.GameTelemetryEvent({ eventName: '', sessionId: 's', timestampUs: 1 });
+    const part = validateBatch({ envelope: { ...envelope, firstEventIndex: 1000 }, events: [valid('a'), nameless] });
+    expect(part.accepted.map((a) => a.index)).toEqual([1000]);
+    expect(part.rejections[0]!.batchId).toBe(eventIdFor(envelope.batchId, 1000));
+    expect(part.rejections[0]!.batchId).not.toBe(envelope.batchId);
   });
 
   it('has no rejection rows when every event is valid', () => {

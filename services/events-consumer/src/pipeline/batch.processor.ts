@@ -1,4 +1,4 @@
-import type { EventRejectionRow } from '@framedeck/clickhouse';
+import { eventIdFor, type EventRejectionRow } from '@framedeck/clickhouse';
 import {
   BatchDecodeError,
   decodeTelemetryBatch,
@@ -42,9 +42,10 @@ export function readBatch(message: KafkaRecord): MessageOutcome<DecodedBatch> {
 
 /**
  * Step 2, per event: the one place event outcomes are acted on. Valid events are kept with
- * their index in the batch (whether or not their neighbours were dropped, so an event's id —
- * batch id + index — is the same on every redelivery); dropped ones are counted by reason,
- * one rejection row per reason, dated the day the batch was received.
+ * their index in the sender's batch (whether or not their neighbours were dropped, and
+ * whether the batch travelled whole or in parts, so an event's id — batch id + index — is the
+ * same on every redelivery); dropped ones are counted by reason, one rejection row per reason
+ * and message, dated the day the batch was received.
  */
 export function validateBatch(batch: DecodedBatch): ValidatedBatch {
   const { envelope, events } = batch;
@@ -53,13 +54,17 @@ export function validateBatch(batch: DecodedBatch): ValidatedBatch {
   const rejectedByReason = new Map<string, number>();
   events.forEach((event, index) => {
     const outcome = validateEvent(event, receivedAtUs);
-    if (outcome.kind === 'ok') accepted.push({ index, event: outcome.value });
+    if (outcome.kind === 'ok') accepted.push({ index: envelope.firstEventIndex + index, event: outcome.value });
     else rejectedByReason.set(outcome.reason, (rejectedByReason.get(outcome.reason) ?? 0) + 1);
   });
   const day = new Date(envelope.receivedAtMs).toISOString().slice(0, 10);
+  // Rejection rows replace each other per batch id and reason (a redelivery does not count
+  // twice); each part of a split batch gets an id of its own (its first event's id; the
+  // batch id itself for part 0 and for whole batches) so parts do not replace each other.
+  const rowBatchId = eventIdFor(envelope.batchId, envelope.firstEventIndex);
   const rejections = [...rejectedByReason].map(([reason, count]) => ({
     projectId: envelope.projectId,
-    batchId: envelope.batchId,
+    batchId: rowBatchId,
     day,
     reason,
     count,

@@ -15,6 +15,7 @@ const batch = (events: number, invalid = 0): ValidatedBatch =>
       receivedAtMs: now,
       sdkVersion: 'test',
       eventCount: events + invalid,
+      firstEventIndex: 0,
     },
     events: [
       ...Array.from(

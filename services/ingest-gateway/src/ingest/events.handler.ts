@@ -1,13 +1,14 @@
 import type http from 'node:http';
 import type { Logger } from '@framedeck/logging';
-import { BatchDecodeError, decodeTelemetryBatch, envelopeHeaders } from '@framedeck/proto';
+import { BatchDecodeError, decodeTelemetryBatch, OversizedEventError } from '@framedeck/proto';
 import { InvalidKeyError, type IngestKeyAuthenticator } from '../auth/ingest-key.authenticator.js';
 import type { IngestConfig } from '../config.js';
 import { answerBeforeBody, type EarlyRefusalLimits } from '../http/early-refusal.js';
 import { IngestError, sendError, sendJson } from '../http/ingest-error.js';
 import { readBody } from '../http/request-body.js';
 import type { IngestLimiter, InvalidKeyLimiter } from '../limits/ingest.limiter.js';
-import { PublishUnavailableError, type BatchMessage } from '../publish/batch.publisher.js';
+import type { AcceptedBatch } from '../publish/batch-messages.js';
+import { PublishUnavailableError } from '../publish/batch.publisher.js';
 import { contentBatchId } from './batch-id.js';
 import { inflateBody } from './inflate.js';
 import { MAX_BODY_BYTES, parseIngestHeaders } from './request-headers.js';
@@ -16,7 +17,7 @@ export type EventsHandlerDeps = {
   authenticate: IngestKeyAuthenticator;
   limiter: IngestLimiter;
   invalidKeys: InvalidKeyLimiter;
-  publish: (message: BatchMessage) => Promise<void>;
+  publish: (batch: AcceptedBatch) => Promise<void>;
   config: Pick<IngestConfig, 'bodyTimeoutMs' | 'maxInflatedBytes' | 'lingerMs'>;
   logger: Logger;
 };
@@ -63,14 +64,13 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
       const batchId = headers.idempotencyKey ?? contentBatchId(principal.projectId, batch);
       await publish(deps, {
         value: batch,
-        headers: envelopeHeaders({
+        envelope: {
           batchId,
           projectId: principal.projectId,
           tenantId: principal.tenantId,
           receivedAtMs: receivedAt.getTime(),
           sdkVersion: headers.sdkVersion,
-          eventCount: events,
-        }),
+        },
       });
       sendJson(res, 202, ACCEPTED, { 'x-batch-id': batchId });
     } catch (error) {
@@ -97,10 +97,14 @@ function decode(batch: Buffer): number {
   }
 }
 
-async function publish(deps: EventsHandlerDeps, message: BatchMessage): Promise<void> {
+async function publish(deps: EventsHandlerDeps, batch: AcceptedBatch): Promise<void> {
   try {
-    await deps.publish(message);
+    await deps.publish(batch);
   } catch (error) {
+    if (error instanceof OversizedEventError) {
+      // Only a batch holding one event of about a megabyte gets here: no Kafka record can carry it.
+      throw new IngestError(413, `Event ${error.eventIndex} is too large (${error.eventBytes} bytes encoded).`);
+    }
     if (error instanceof PublishUnavailableError) {
       throw new IngestError(503, 'Event storage is temporarily unavailable; retry later.', { 'retry-after': '5' });
     }

@@ -1,22 +1,24 @@
-import type { Producer } from '@framedeck/kafka';
+import { compressionType, recordBatchBound, recordBytes, type Producer } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
-
-export type BatchMessage = { value: Buffer; headers: Record<string, string> };
+import { batchMessages, type AcceptedBatch, type BatchMessage, type MessageLimits } from './batch-messages.js';
 
 /** Kafka did not acknowledge in time (down, no leader, timed out): the request gets a 503. */
 export class PublishUnavailableError extends Error {
   override readonly name = 'PublishUnavailableError';
 }
 
-type Pending = { message: BatchMessage; resolve: () => void; reject: (error: Error) => void };
+type Pending = { message: BatchMessage; bytes: number; resolve: () => void; reject: (error: Error) => void };
 
 /**
  * Publishes accepted batches to Kafka with acks = all, and resolves each caller's promise only
- * once the broker acknowledged the produce request that carried its message.
+ * once the broker acknowledged every produce request that carried its records.
  *
  * Requests arriving within `lingerMs` of each other share one produce call (one round trip,
  * one fsync-free append per partition on the broker): at thousands of batches per second,
  * one produce request per HTTP request would make the broker round trip the bottleneck.
+ * No produce call carries more than `limits.maxRecordBatchBytes` (bounded as record-batch.ts
+ * counts, compression included), so no partition's record batch can exceed the topic's
+ * `max.message.bytes`; a batch larger than that travels in parts (batch-messages.ts).
  * Every wait is bounded by `timeoutMs`; a caller that times out gets PublishUnavailableError.
  * NOTE: a produce that times out on our side may still land later; senders that retry with
  * the same Idempotency-Key get the same event ids, so the duplicate collapses in ClickHouse.
@@ -36,19 +38,27 @@ export class BatchPublisher {
       lingerMs: number;
       timeoutMs: number;
       logger: Logger;
-      maxBatchBytes?: number;
+      limits: MessageLimits;
     },
   ) {
     producer.on(producer.events.CONNECT, () => (this.connected = true));
     producer.on(producer.events.DISCONNECT, () => (this.connected = false));
   }
 
-  publish(message: BatchMessage): Promise<void> {
+  /** Throws OversizedEventError (before anything is sent) when an event cannot fit any record. */
+  async publish(batch: AcceptedBatch): Promise<void> {
+    const messages = batchMessages(batch, this.options.limits);
+    await Promise.all(messages.map((message) => this.enqueue(message)));
+  }
+
+  private enqueue(message: BatchMessage): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ message, resolve, reject });
-      this.queuedBytes += message.value.length;
-      if (this.queuedBytes >= (this.options.maxBatchBytes ?? 4 << 20)) this.flush();
-      else if (!this.timer) {
+      const { maxRecordBatchBytes, compression } = this.options.limits;
+      const bytes = recordBytes(message);
+      if (recordBatchBound(this.queuedBytes + bytes, compression) > maxRecordBatchBytes) this.flush();
+      this.queue.push({ message, bytes, resolve, reject });
+      this.queuedBytes += bytes;
+      if (!this.timer) {
         this.timer =
           this.options.lingerMs > 0
             ? setTimeout(() => this.flush(), this.options.lingerMs)
@@ -70,6 +80,7 @@ export class BatchPublisher {
       this.timer = undefined;
     }
     if (this.queue.length === 0) return;
+    // enqueue() flushed before the queue could outgrow the cap: this is one produce call's worth.
     const batch = this.queue;
     this.queue = [];
     this.queuedBytes = 0;
@@ -86,6 +97,7 @@ export class BatchPublisher {
             topic: this.options.topic,
             acks: -1,
             timeout: this.options.timeoutMs,
+            compression: compressionType(this.options.limits.compression),
             messages: batch.map((p) => p.message),
           }),
         ),
