@@ -1,5 +1,6 @@
 import type { ClickHouseReader } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
+import type { AlertMetrics } from '@framedeck/metrics';
 import type { Pool } from '@framedeck/postgres';
 import type { EvaluatorConfig } from './config.js';
 import { NotificationDeliverer } from './delivery/notification.deliverer.js';
@@ -15,6 +16,7 @@ export type AlertEvaluatorDeps = {
   logger: Logger;
   clock?: Clock;
   cells?: CellSource;
+  metrics?: AlertMetrics;
 };
 
 /**
@@ -34,6 +36,7 @@ export function buildAlertEvaluator(deps: AlertEvaluatorDeps) {
     evaluationIntervalMs: config.alerts.evaluationIntervalMs,
     leaseMs: config.alerts.leaseMs,
     batchSize: config.alerts.batchSize,
+    metrics: deps.metrics,
   });
   const deliverer = new NotificationDeliverer({
     pool,

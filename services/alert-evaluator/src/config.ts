@@ -6,6 +6,7 @@ import {
   env,
   listenSection,
   loggingSection,
+  metricsSection,
   notificationsSection,
   postgresSection,
   readEnv,
@@ -61,6 +62,7 @@ export function loadEvaluatorConfig(source: Env = process.env) {
     logging: () => loggingSection(source),
     notifications: () => notificationsSection(source),
     alerts: () => alertsSection(source),
+    metrics: () => metricsSection(source, 'FRAMEDECK_EVALUATOR_METRICS_PORT', 9483),
   });
 }
 export type EvaluatorConfig = ReturnType<typeof loadEvaluatorConfig>;

@@ -1,6 +1,7 @@
 import { createClickHouseReader } from '@framedeck/clickhouse';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
+import { alertMetrics, createMetricsRegistry, startMetricsListener } from '@framedeck/metrics';
 import { createPool } from '@framedeck/postgres';
 import { buildAlertEvaluator } from './alert-evaluator.js';
 import { loadEvaluatorConfig } from './config.js';
@@ -22,11 +23,18 @@ runMain('alert-evaluator', async () => {
       },
     },
   });
-  const alerts = buildAlertEvaluator({ config, pool, clickhouse, logger });
+  const registry = createMetricsRegistry('alert-evaluator');
+  const metricsListener = await startMetricsListener({
+    ...config.metrics,
+    registry,
+    logger,
+  });
+  const alerts = buildAlertEvaluator({ config, pool, clickhouse, logger, metrics: alertMetrics(registry) });
   alerts.start();
   shutdown
     .add('stop evaluating and delivering', () => alerts.stop())
     .add('stop health server', () => closeServer(health))
+    .add('stop metrics listener', () => closeServer(metricsListener))
     .add('close clickhouse', () => clickhouse.close())
     .add('close postgres', () => pool.end());
   logger.info(

@@ -1,7 +1,9 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { ClickHouseReader, ClickHouseWriter } from '@framedeck/clickhouse';
+import { compileProxyTrust } from '@framedeck/http-edge';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
 import type { Logger } from '@framedeck/logging';
+import { apiMetrics, Registry, type ApiMetrics } from '@framedeck/metrics';
 import type { Pool } from '@framedeck/postgres';
 import type { Clock } from '@framedeck/rate-limit';
 import type { Redis } from '@framedeck/redis';
@@ -18,6 +20,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import type { BearerTokenVerifier } from './http/principal.js';
 import { notFoundRoute, problemHandler } from './http/problem.middleware.js';
 import { TenantRateLimiter } from './http/rate-limit.middleware.js';
+import { observeRequests } from './http/request-observer.js';
 import type { RouteDefinition } from './http/route.js';
 import { mountRoutes } from './http/route-registry.js';
 import type { Identity } from './identity.js';
@@ -49,6 +52,8 @@ export type ApiDeps = {
   dashboardDir?: string;
   /** Default: every route of src/routes/index.ts. */
   routes?: readonly RouteDefinition[];
+  /** Declared on the registry main.ts serves at /metrics; default: a private registry nobody reads. */
+  metrics?: ApiMetrics;
 };
 
 export type ApiApp = {
@@ -64,6 +69,8 @@ export function buildApp(deps: ApiDeps): ApiApp {
   const { config, logger } = deps;
   const identity = deps.identity;
   const routes = [...(deps.routes ?? API_ROUTES), ...(identity?.routes ?? [])];
+  const metrics = deps.metrics ?? apiMetrics(new Registry());
+  const proxyTrust = compileProxyTrust(config.proxies.trustedProxies);
   const apiKeys = new ApiKeyAuthenticator(
     { pool: deps.pool, logger },
     { cacheMs: config.api.keyCacheMs, flushMs: config.api.keyLastUsedFlushMs },
@@ -89,6 +96,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
         onWarning: (message, error) => logger.warn({ err: error }, message),
       }),
     ),
+    metrics,
   };
   const now = deps.now ?? Date.now;
   const rateLimiter = new TenantRateLimiter({
@@ -118,7 +126,10 @@ export function buildApp(deps: ApiDeps): ApiApp {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // req.ip (per-IP limits: sign-in, anonymous requests, OAuth registration) is read from
+  // X-Forwarded-For only when the peer is one of FRAMEDECK_TRUSTED_PROXIES; default nobody.
+  app.set('trust proxy', proxyTrust);
+  app.use(observeRequests(proxyTrust, metrics));
   const https = config.addresses.appOrigin.startsWith('https:');
   app.use((_req, res, next) => {
     // No response of ours may be sniffed into another type (e.g. JSON rendered as HTML).

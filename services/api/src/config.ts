@@ -5,10 +5,12 @@ import {
   env,
   listenSection,
   loggingSection,
+  metricsSection,
   notificationsSection,
   postgresSection,
   readEnv,
   redisSection,
+  trustedProxiesSection,
   type Env,
 } from '@framedeck/config';
 
@@ -54,6 +56,8 @@ export function loadApiConfig(source: Env = process.env) {
     logging: () => loggingSection(source),
     api: () => apiSection(source),
     notifications: () => notificationsSection(source),
+    metrics: () => metricsSection(source, 'FRAMEDECK_API_METRICS_PORT', 9480),
+    proxies: () => trustedProxiesSection(source),
   });
 }
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

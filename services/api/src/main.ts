@@ -3,6 +3,7 @@ import { setTimeout } from 'node:timers/promises';
 import { createClickHouseReader, createClickHouseWriter } from '@framedeck/clickhouse';
 import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
+import { apiMetrics, createMetricsRegistry, startMetricsListener } from '@framedeck/metrics';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildApp } from './app.js';
@@ -30,8 +31,11 @@ runMain('api', async () => {
   const secrets = await loadServerSecrets(pool);
   const identity = createIdentity({ pool, redis, logger, appOrigin: config.addresses.appOrigin, secrets });
 
+  const registry = createMetricsRegistry('api');
+  const metricsListener = await startMetricsListener({ ...config.metrics, registry, logger });
   const shutdown = new Shutdown(logger).exitOnSignals();
   const api = buildApp({
+    metrics: apiMetrics(registry),
     config,
     logger,
     pool,
@@ -51,6 +55,7 @@ runMain('api', async () => {
     .add('flush api key and OAuth app usage', () => api.close())
     .add('close clickhouse', () => Promise.all([clickhouse.reader.close(), clickhouse.writer.close()]))
     .add('close redis', () => redis.quit())
-    .add('close postgres', () => pool.end());
+    .add('close postgres', () => pool.end())
+    .add('stop metrics listener', () => closeServer(metricsListener));
   logger.info({ address: config.addresses.appOrigin }, 'api listening');
 });

@@ -5,6 +5,7 @@ import {
   kafkaSection,
   listenSection,
   loggingSection,
+  metricsSection,
   readEnv,
   type Env,
 } from '@framedeck/config';
@@ -41,6 +42,7 @@ export function loadConsumerConfig(source: Env = process.env) {
     kafka: () => kafkaSection(source),
     clickhouse: () => clickhouseSection(source),
     logging: () => loggingSection(source),
+    metrics: () => metricsSection(source, 'FRAMEDECK_CONSUMER_METRICS_PORT', 9482),
   });
 }
 export type ConsumerConfig = ReturnType<typeof loadConsumerConfig>;

@@ -2,7 +2,9 @@ import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { createKafka } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
+import { consumerMetrics, createMetricsRegistry, startMetricsListener } from '@framedeck/metrics';
 import { loadConsumerConfig } from './config.js';
+import { readConsumerLag } from './kafka/consumer-lag.js';
 import { DeadLetterPublisher } from './kafka/dead-letter.publisher.js';
 import { runEventsConsumer } from './kafka/events.consumer.js';
 import { EventsSink } from './sink/events.sink.js';
@@ -13,6 +15,10 @@ runMain('events-consumer', async () => {
   const clickhouse = createClickHouseWriter(config.clickhouse);
   const kafka = createKafka(config.kafka, logger, '-consumer');
   const admin = kafka.admin();
+  const registry = createMetricsRegistry('events-consumer');
+  const metrics = consumerMetrics(registry, {
+    readLag: () => readConsumerLag(admin, config.kafka.consumerGroup, config.kafka.eventsTopic),
+  });
   const consumer = kafka.consumer({
     groupId: config.kafka.consumerGroup,
     sessionTimeout: config.sink.sessionTimeoutMs,
@@ -22,7 +28,7 @@ runMain('events-consumer', async () => {
     maxBytes: 64 * 1024 * 1024,
     maxWaitTimeInMs: 100,
   });
-  const sink = new EventsSink(clickhouse, config.sink, logger);
+  const sink = new EventsSink(clickhouse, config.sink, logger, metrics);
   const deadLetters = new DeadLetterPublisher(kafka.producer(), config.kafka.deadLetterTopic);
 
   const shutdown = new Shutdown(logger, 15_000).exitOnSignals();
@@ -39,6 +45,11 @@ runMain('events-consumer', async () => {
       },
     },
   });
+  const metricsListener = await startMetricsListener({
+    ...config.metrics,
+    registry,
+    logger,
+  });
   // NOTE: order matters. Flushing first lets the batches in progress finish; disconnecting
   // the consumer waits for them and commits their (resolved) offsets; only then is the sink
   // stopped, which abandons any insert still retrying so its offsets stay uncommitted.
@@ -48,6 +59,7 @@ runMain('events-consumer', async () => {
     .add('stop events sink', () => sink.stop())
     .add('close dead-letter producer', () => deadLetters.close())
     .add('stop health server', () => closeServer(health))
+    .add('stop metrics listener', () => closeServer(metricsListener))
     .add('close kafka admin', () => admin.disconnect())
     .add('close clickhouse', () => clickhouse.close());
 
@@ -58,6 +70,7 @@ runMain('events-consumer', async () => {
     topic: config.kafka.eventsTopic,
     concurrency: config.sink.concurrency,
     logger,
+    metrics,
   });
   logger.info({ health: `http://${config.health.host}:${config.health.port}` }, 'events consumer started');
 });

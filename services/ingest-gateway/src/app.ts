@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { withRequestId } from '@framedeck/http-edge';
 import { serveHealth, type HealthChecks } from '@framedeck/lifecycle';
 import { answerBeforeBody } from './http/early-refusal.js';
 import { IngestError } from './http/ingest-error.js';
@@ -17,7 +18,10 @@ export type GatewayDeps = EventsHandlerDeps & {
 export function buildGatewayServer(deps: GatewayDeps): http.Server {
   const handleEvents = createEventsHandler(deps);
   const refusalLimits = earlyRefusalLimits(deps.config);
-  const server = http.createServer(deps.serverOptions ?? {}, (req, res) => {
+  const server = http.createServer(deps.serverOptions ?? {}, (req, res) =>
+    withRequestId(req, res, deps.trust, () => route(req, res)),
+  );
+  const route = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (serveHealth(req, res, deps.checks, deps.isShuttingDown)) return;
     const path = (req.url ?? '').split('?')[0];
     if (path === '/v1/events') {
@@ -25,7 +29,7 @@ export function buildGatewayServer(deps: GatewayDeps): http.Server {
       return answerBeforeBody(req, res, new IngestError(405, 'Use POST.', { allow: 'POST' }), refusalLimits);
     }
     answerBeforeBody(req, res, new IngestError(404, 'Not found.'), refusalLimits);
-  });
+  };
   // A malformed request (e.g. bytes past Content-Length that do not form a request) gets the
   // ingest error shape too, instead of Node's bare 400.
   server.on('clientError', (_error, socket) => {

@@ -4,9 +4,11 @@ import {
   kafkaSection,
   listenSection,
   loggingSection,
+  metricsSection,
   postgresSection,
   readEnv,
   redisSection,
+  trustedProxiesSection,
   type Env,
 } from '@framedeck/config';
 
@@ -60,6 +62,8 @@ export function loadGatewayConfig(source: Env = process.env) {
     postgres: () => postgresSection(source),
     redis: () => redisSection(source),
     logging: () => loggingSection(source),
+    metrics: () => metricsSection(source, 'FRAMEDECK_INGEST_METRICS_PORT', 9481),
+    proxies: () => trustedProxiesSection(source),
   });
 }
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -1,23 +1,29 @@
 import { ApiKeyLookup } from '@framedeck/accounts';
+import { compileProxyTrust } from '@framedeck/http-edge';
 import { createKafka } from '@framedeck/kafka';
 import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
+import { createMetricsRegistry, ingestMetrics, startMetricsListener } from '@framedeck/metrics';
 import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildGatewayServer } from './app.js';
 import { createIngestKeyAuthenticator } from './auth/ingest-key.authenticator.js';
 import { loadGatewayConfig } from './config.js';
 import { createIngestLimiter, createInvalidKeyLimiter } from './limits/ingest.limiter.js';
+import { observeProduceLatency } from './metrics/produce-latency.js';
 import { BatchPublisher } from './publish/batch.publisher.js';
 
 runMain('ingest-gateway', async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('ingest-gateway', config.logging.level);
+  const registry = createMetricsRegistry('ingest-gateway');
+  const metrics = ingestMetrics(registry);
   const pool = createPool(config.postgres);
   const redis = createRedisClient(config.redis);
   const kafka = createKafka(config.kafka, logger, '-gateway');
   const admin = kafka.admin();
   const producer = kafka.producer({ allowAutoTopicCreation: false });
+  observeProduceLatency(producer, metrics);
   const publisher = new BatchPublisher(producer, {
     topic: config.kafka.eventsTopic,
     lingerMs: config.ingest.publishLingerMs,
@@ -53,7 +59,10 @@ runMain('ingest-gateway', async () => {
     publish: (batch) => publisher.publish(batch),
     config: config.ingest,
     logger,
+    trust: compileProxyTrust(config.proxies.trustedProxies),
+    metrics,
   });
+  const metricsListener = await startMetricsListener({ ...config.metrics, registry, logger });
   shutdown
     .add('stop accepting requests', () => closeServer(server))
     .add('flush kafka producer', () => publisher.drain())
@@ -61,7 +70,8 @@ runMain('ingest-gateway', async () => {
     .add('close kafka admin', () => admin.disconnect())
     .add('record key last use', () => apiKeys.close())
     .add('close redis', () => redis.quit())
-    .add('close postgres', () => pool.end());
+    .add('close postgres', () => pool.end())
+    .add('stop metrics listener', () => closeServer(metricsListener));
 
   await new Promise<void>((resolve) => server.listen(config.listen.port, config.listen.host, resolve));
   logger.info({ address: `http://${config.listen.host}:${config.listen.port}` }, 'ingest gateway listening');

@@ -8,6 +8,7 @@ import {
   type ThresholdLevel,
 } from '@framedeck/alerts';
 import type { Logger } from '@framedeck/logging';
+import type { AlertMetrics } from '@framedeck/metrics';
 import {
   claimDueAlertRules,
   completeRuleLease,
@@ -35,6 +36,7 @@ export type RuleEvaluatorOptions = {
   leaseMs: number;
   /** Rules claimed per run. */
   batchSize: number;
+  metrics?: AlertMetrics;
 };
 
 export type EvaluationRun = { claimed: number; recorded: number; notifications: number; lost: number; failed: number };
@@ -61,11 +63,13 @@ export class RuleEvaluator {
     for (const rule of rules) {
       try {
         const outcome = await this.evaluate(rule, leaseToken);
+        this.options.metrics?.evaluations.inc({ outcome });
         if (outcome === 'recorded' || outcome === 'notified') run.recorded++;
         if (outcome === 'notified') run.notifications++;
         if (outcome === 'lease_lost') run.lost++;
       } catch (error) {
         run.failed++;
+        this.options.metrics?.evaluations.inc({ outcome: 'failed' });
         this.options.logger.error(
           { err: error, ruleId: rule.id },
           'alert rule evaluation failed; retried next interval',

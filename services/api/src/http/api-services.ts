@@ -1,5 +1,6 @@
 import type { ClickHouseReader, ClickHouseWriter } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
+import type { ApiMetrics } from '@framedeck/metrics';
 import type { Pool } from '@framedeck/postgres';
 import type { Redis } from '@framedeck/redis';
 import type { SqlSandbox } from '@framedeck/sql-sandbox';
@@ -19,4 +20,5 @@ export type ApiServices = {
   apiKeys: ApiKeyAuthenticator;
   /** The raw-SQL sandbox, loaded on first use (its parser is a WASM module). */
   sqlSandbox: () => Promise<SqlSandbox>;
+  metrics: ApiMetrics;
 };

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { z } from 'zod';
+import type { SqlQueryOutcome } from '@framedeck/metrics';
 import { ApiProblem, problems } from '@framedeck/problem';
 import {
   DEFAULT_ROW_LIMIT,
@@ -102,13 +103,16 @@ export const queryRoute = defineRoute({
       if (!res.writableFinished) clientGone.abort();
     };
     res.on('close', onClose);
+    let outcome: SqlQueryOutcome = 'failed';
     try {
       const stream = await sandbox.open(
         { tenantId: principal.tenantId, projectId, sql: body.sql, limit: body.limit },
         { signal: clientGone.signal },
       );
       await writeRows(res, stream, clientGone.signal);
+      outcome = 'ok';
     } catch (error) {
+      outcome = queryOutcome(error, clientGone.signal);
       if (res.headersSent || error instanceof SqlQueryCancelled || clientGone.signal.aborted) {
         // Nothing sensible can be said any more: cut the body so it never parses as complete.
         if (!(error instanceof SqlQueryCancelled) && !clientGone.signal.aborted) {
@@ -120,9 +124,19 @@ export const queryRoute = defineRoute({
       throw toQueryProblem(error, services);
     } finally {
       res.off('close', onClose);
+      services.metrics.sqlQueries.inc({ outcome });
     }
   },
 });
+
+/** How a query that did not complete is counted (framedeck_sql_queries_total). */
+function queryOutcome(error: unknown, clientGone: AbortSignal): SqlQueryOutcome {
+  if (error instanceof SqlQueryCancelled || clientGone.aborted) return 'cancelled';
+  if (error instanceof SqlRejection) return 'rejected';
+  if (error instanceof SqlQuotaExceeded) return 'limited';
+  if (error instanceof SqlSandboxUnavailable) return 'unavailable';
+  return 'failed';
+}
 
 const ROWS_OPEN = Buffer.from('{"success":true,"data":{"rows":[');
 const COMMA = Buffer.from(',');

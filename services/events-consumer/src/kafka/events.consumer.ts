@@ -1,5 +1,6 @@
 import type { Consumer, EachBatchPayload } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
+import type { ConsumerMetrics } from '@framedeck/metrics';
 import { readBatch, validateBatch } from '../pipeline/batch.processor.js';
 import type { EventsSink } from '../sink/events.sink.js';
 import type { DeadLetterPublisher } from './dead-letter.publisher.js';
@@ -12,6 +13,7 @@ export type EventsConsumerDeps = {
   /** Partitions processed at once; their rows share the sink's blocks. */
   concurrency: number;
   logger: Logger;
+  metrics: Pick<ConsumerMetrics, 'messages' | 'eventsRejected'>;
 };
 
 /**
@@ -44,10 +46,15 @@ async function processBatch(deps: EventsConsumerDeps, payload: EachBatchPayload)
       const outcome = readBatch(message);
       let work: Promise<void>;
       switch (outcome.kind) {
-        case 'ok':
-          work = deps.sink.add(validateBatch(outcome.value));
+        case 'ok': {
+          const validated = validateBatch(outcome.value);
+          deps.metrics.messages.inc({ outcome: 'ok' });
+          for (const r of validated.rejections) deps.metrics.eventsRejected.inc({ reason: r.reason }, r.count);
+          work = deps.sink.add(validated);
           break;
+        }
         case 'dead-letter':
+          deps.metrics.messages.inc({ outcome: 'dead_letter' });
           deps.logger.warn(
             { partition: batch.partition, offset: message.offset, reason: outcome.reason },
             'dead-letter',

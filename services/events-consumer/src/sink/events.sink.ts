@@ -8,6 +8,7 @@ import {
   type EventRejectionRow,
 } from '@framedeck/clickhouse';
 import type { Logger } from '@framedeck/logging';
+import type { ConsumerMetrics } from '@framedeck/metrics';
 import type { ValidatedBatch } from '../pipeline/batch.processor.js';
 
 export type EventsSinkOptions = {
@@ -19,6 +20,9 @@ export type EventsSinkOptions = {
   flushIntervalMs: number;
   maxConcurrentInserts?: number;
 };
+
+/** What the sink reports per table: rows written, time to durable (retries included), retries. */
+export type InsertMetrics = Pick<ConsumerMetrics, 'insertRows' | 'insertSeconds' | 'insertRetries'>;
 
 /** A validated batch's events as RowBinary rows of `block` (each keeps its index in the batch: its event id). */
 export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBatch): void {
@@ -73,6 +77,7 @@ export class EventsSink {
     private readonly clickhouse: ClickHouseWriter,
     private readonly options: EventsSinkOptions,
     private readonly logger: Logger,
+    private readonly metrics?: InsertMetrics,
   ) {
     this.block = new EventsRowBinaryBlock();
   }
@@ -149,26 +154,35 @@ export class EventsSink {
 
   private async insert(block: EventsRowBinaryBlock, rejections: EventRejectionRow[]): Promise<void> {
     const started = Date.now();
-    const onRetry = (what: string) => (error: unknown, attempt: number, delayMs: number, transient: boolean) =>
-      this.logger[transient && attempt < 5 ? 'warn' : 'error'](
-        { err: (error as Error).message, attempt, delayMs, transient, rows: block.rows },
-        `clickhouse ${what} insert failed; retrying`,
-      );
-    const retry = { signal: this.abort.signal, initialDelayMs: 100, maxDelayMs: 5_000 };
     if (block.rows > 0) {
-      await retryWrite(() => insertEventsBlock(this.clickhouse, block.bytes()), {
-        ...retry,
-        onRetry: onRetry('events'),
-      });
+      await this.insertWithRetry('events', block.rows, () => insertEventsBlock(this.clickhouse, block.bytes()));
     }
     if (rejections.length > 0) {
-      await retryWrite(() => insertEventRejections(this.clickhouse, rejections), {
-        ...retry,
-        onRetry: onRetry('rejections'),
-      });
+      await this.insertWithRetry('event_rejections', rejections.length, () =>
+        insertEventRejections(this.clickhouse, rejections),
+      );
     }
     this.stats.insertedRows += block.rows;
     this.stats.insertedBlocks++;
     this.logger.debug({ rows: block.rows, bytes: block.byteLength, ms: Date.now() - started }, 'block inserted');
+  }
+
+  /** One table's insert, retried (backoff + jitter) until it succeeds or the sink stops. */
+  private async insertWithRetry(table: string, rows: number, write: () => Promise<unknown>): Promise<void> {
+    const endTimer = this.metrics?.insertSeconds.startTimer({ table });
+    await retryWrite(write, {
+      signal: this.abort.signal,
+      initialDelayMs: 100,
+      maxDelayMs: 5_000,
+      onRetry: (error, attempt, delayMs, transient) => {
+        this.metrics?.insertRetries.inc({ table });
+        this.logger[transient && attempt < 5 ? 'warn' : 'error'](
+          { err: (error as Error).message, attempt, delayMs, transient, rows },
+          `clickhouse ${table} insert failed; retrying`,
+        );
+      },
+    });
+    endTimer?.();
+    this.metrics?.insertRows.inc({ table }, rows);
   }
 }

@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import { clientAddress, type ProxyTrust } from '@framedeck/http-edge';
 import type { Logger } from '@framedeck/logging';
+import type { IngestMetrics } from '@framedeck/metrics';
 import { BatchDecodeError, decodeTelemetryBatch, OversizedEventError } from '@framedeck/proto';
 import { InvalidKeyError, type IngestKeyAuthenticator } from '../auth/ingest-key.authenticator.js';
 import type { IngestConfig } from '../config.js';
@@ -20,6 +22,9 @@ export type EventsHandlerDeps = {
   publish: (batch: AcceptedBatch) => Promise<void>;
   config: Pick<IngestConfig, 'bodyTimeoutMs' | 'maxInflatedBytes' | 'lingerMs'>;
   logger: Logger;
+  /** Which peers may report the client's address (X-Forwarded-For) for the invalid-key limiter. */
+  trust: ProxyTrust;
+  metrics: Pick<IngestMetrics, 'requests' | 'events'>;
 };
 
 /** How refusals decided before the body is read are answered (see early-refusal.ts). */
@@ -42,10 +47,12 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
   const refusalLimits = earlyRefusalLimits(deps.config);
   return async function handleEvents(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let phase: 'headers' | 'body' | 'read' = 'headers';
+    let events = 0;
+    res.once('close', () => countRequest(deps.metrics, res, events));
     try {
       const headers = parseIngestHeaders(req);
       const receivedAt = new Date();
-      const address = req.socket.remoteAddress ?? 'unknown';
+      const address = clientAddress(req, deps.trust);
       deps.invalidKeys.check(address, receivedAt);
       const principal = await deps.authenticate(headers.apiKey).catch(async (error: unknown) => {
         if (error instanceof InvalidKeyError) await deps.invalidKeys.recordInvalidKey(address, receivedAt);
@@ -57,7 +64,7 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
       const body = await readBody(req, headers.contentLength, deps.config.bodyTimeoutMs);
       phase = 'read';
       const batch = headers.gzip ? await inflateBody(body, deps.config.maxInflatedBytes) : body;
-      const events = decode(batch);
+      events = decode(batch);
       if (events === 0) return sendJson(res, 202, ACCEPTED);
 
       await deps.limiter.consumeBudget(principal, events, receivedAt);
@@ -83,6 +90,13 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
       sendError(res, refusal, phase === 'body');
     }
   };
+}
+
+/** One count per request and its events by the status answered; `aborted` when the client left unanswered. */
+function countRequest(metrics: EventsHandlerDeps['metrics'], res: http.ServerResponse, events: number): void {
+  const status = res.headersSent ? String(res.statusCode) : 'aborted';
+  metrics.requests.inc({ status });
+  if (events > 0) metrics.events.inc({ status }, events);
 }
 
 /** Returns the number of events; any decoding failure is the sender's (400). */
