@@ -18,6 +18,11 @@ PID_DIR="$STATE_DIR/run"   # a pid file here means "the scripts started it, down
 HOST=127.0.0.1
 KAFKA_PORT="${FRAMEDECK_KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${FRAMEDECK_KAFKA_CONTROLLER_PORT:-9093}"
+# The SCRAM listener (SASL_PLAINTEXT) and the user up.sh creates for it (dev defaults;
+# override in any shared environment).
+KAFKA_SASL_PORT="${FRAMEDECK_KAFKA_SASL_PORT:-9094}"
+KAFKA_SCRAM_USER="${FRAMEDECK_KAFKA_SCRAM_USER:-framedeck}"
+KAFKA_SCRAM_PASSWORD="${FRAMEDECK_KAFKA_SCRAM_PASSWORD:-framedeck-kafka-dev}"
 # ClickHouse: two engines side by side, each on its own ports (see "ClickHouse engines" below).
 CLICKHOUSE_HTTP_PORT="${FRAMEDECK_CLICKHOUSE_HTTP_PORT:-8123}"          # legacy (18.16)
 CLICKHOUSE_TCP_PORT="${FRAMEDECK_CLICKHOUSE_TCP_PORT:-9000}"

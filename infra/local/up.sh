@@ -210,14 +210,19 @@ KAFKA_DIR="$STATE_DIR/kafka"
 KAFKA_LOG_OFFSET=0
 
 start_kafka() {
-  already_up kafka "$KAFKA_PORT" && return
+  if already_up kafka "$KAFKA_PORT"; then
+    port_open "$HOST" "$KAFKA_SASL_PORT" ||
+      log "kafka: WARNING no SCRAM listener on $HOST:$KAFKA_SASL_PORT (this broker started before it was" \
+        "configured); tests/kafka need it: restart Kafka (down.sh kafka; up.sh kafka)"
+    return
+  fi
   if pid_alive kafka; then
     started+=(kafka)
     return
   fi
   mkdir -p "$KAFKA_DIR/data"
   sed -e "s|@DATA_DIR@|$KAFKA_DIR/data|g" -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
-      -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+      -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" -e "s|@KAFKA_SASL_PORT@|$KAFKA_SASL_PORT|g" \
       "$INFRA_DIR/kafka/server.properties" >"$KAFKA_DIR/server.properties"
 
   # KRaft storage is formatted exactly once, with a cluster id kept in the state dir;
@@ -254,6 +259,23 @@ kafka_ready() {
 
 wait_kafka() {
   wait_for kafka 90 "$LOG_DIR/kafka.log" kafka_ready
+  ensure_kafka_scram_user
+}
+
+# The SCRAM user of the SASL_PLAINTEXT listener. KRaft keeps SCRAM credentials in its
+# metadata log; setting them through the running broker (rather than at storage format)
+# also covers data dirs formatted before the listener existed. Idempotent (same password,
+# new salt). Runs when this script started the broker; a reused broker keeps what it has.
+ensure_kafka_scram_user() {
+  local mechanism
+  # One mechanism per request: the broker refuses two changes to one user in a request.
+  for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+    kafka_java kafka.admin.ConfigCommand --bootstrap-server "$HOST:$KAFKA_PORT" --alter \
+      --entity-type users --entity-name "$KAFKA_SCRAM_USER" \
+      --add-config "$mechanism=[password=$KAFKA_SCRAM_PASSWORD]" \
+      >/dev/null || die "kafka: could not create the $mechanism user $KAFKA_SCRAM_USER"
+  done
+  log "kafka: SCRAM user $KAFKA_SCRAM_USER on SASL_PLAINTEXT $HOST:$KAFKA_SASL_PORT"
 }
 
 # Main ---------------------------------------------------------------------------------
