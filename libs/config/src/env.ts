@@ -20,6 +20,7 @@ export class ConfigError extends Error {
  * NOTE: empty strings count as "not set": `FOO= npm start` should fall back to the default.
  */
 export function readEnv<S extends z.ZodRawShape>(shape: S, env: Env): z.infer<z.ZodObject<S>> {
+  recorderOf(env)?.(shape);
   const present: Record<string, string> = {};
   for (const name of Object.keys(shape)) {
     const value = env[name];
@@ -34,6 +35,26 @@ export function readEnv<S extends z.ZodRawShape>(shape: S, env: Env): z.infer<z.
       return given === undefined ? `${name}: ${issue.message}` : `${name}=${redact(name, given)}: ${issue.message}`;
     }),
   );
+}
+
+const RECORDER = Symbol('framedeck.config.recorder');
+type Recorder = (shape: z.ZodRawShape) => void;
+
+/**
+ * An empty environment that remembers the schema of every variable a loader reads. Loading a
+ * service's configuration from it lists that service's variables with their types and defaults
+ * (docs/configuration.md is generated this way, so it cannot drift from the schemas).
+ */
+export function recordingEnv(): { source: Env; variables: Map<string, z.core.$ZodType> } {
+  const variables = new Map<string, z.core.$ZodType>();
+  const record: Recorder = (shape) => {
+    for (const [name, schema] of Object.entries(shape)) variables.set(name, schema);
+  };
+  return { source: Object.defineProperty({}, RECORDER, { value: record, enumerable: true }) as Env, variables };
+}
+
+function recorderOf(env: Env): Recorder | undefined {
+  return (env as { [RECORDER]?: Recorder })[RECORDER];
 }
 
 /** Secrets are never echoed back, even in a start-up error. */

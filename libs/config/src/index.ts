@@ -1,3 +1,3 @@
-export { ConfigError, collectSections, env, readEnv, type Env } from './env.js';
+export { ConfigError, collectSections, env, readEnv, recordingEnv, type Env } from './env.js';
 export * from './sections.js';
 export * from './kafka.section.js';

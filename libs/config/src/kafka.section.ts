@@ -16,11 +16,16 @@ export const STOCK_MAX_MESSAGE_BYTES = 1_048_588;
 export function kafkaSection(source: Env) {
   const e = readEnv(
     {
+      // Bootstrap brokers, comma-separated host:port.
       FRAMEDECK_KAFKA_BROKERS: env.list(['127.0.0.1:9092']),
       FRAMEDECK_KAFKA_CLIENT_ID: env.string('framedeck'),
+      // Raw batches from the gateway to the consumer; created (or grown) by `migrate`.
       FRAMEDECK_KAFKA_EVENTS_TOPIC: env.string('framedeck.telemetry-batches.v1'),
+      // Partitions of the events topic: the most consumers that can share the work.
       FRAMEDECK_KAFKA_EVENTS_PARTITIONS: env.positiveInt(4),
+      // Batches the consumer cannot decode, kept with the reason in headers.
       FRAMEDECK_KAFKA_DEAD_LETTER_TOPIC: env.string('framedeck.telemetry-batches.dead-letter.v1'),
+      // Consumer instances of one group share the partitions.
       FRAMEDECK_KAFKA_CONSUMER_GROUP: env.string('framedeck-events-consumer'),
       // Topic settings, applied to the events topic and the dead-letter topic alike.
       FRAMEDECK_KAFKA_REPLICATION_FACTOR: env.positiveInt(1),

@@ -11,7 +11,9 @@ import { ConfigError, env, readEnv, type Env } from './env.js';
 export function postgresSection(source: Env) {
   const e = readEnv(
     {
+      // Tenants, users, projects, keys, maps, alert rules.
       FRAMEDECK_POSTGRES_URL: env.url('postgres://postgres:postgres@127.0.0.1:5432/framedeck'),
+      // Connections each process keeps open at most.
       FRAMEDECK_POSTGRES_POOL_MAX: env.positiveInt(10),
     },
     source,
@@ -23,6 +25,7 @@ export type PostgresConfig = ReturnType<typeof postgresSection>;
 export function redisSection(source: Env) {
   const e = readEnv(
     {
+      // Rate-limit windows and short-lived caches.
       FRAMEDECK_REDIS_URL: env.url('redis://127.0.0.1:6379'),
       // Namespace for every key we write, so tests and several stacks can share one server.
       FRAMEDECK_REDIS_PREFIX: env.string('fd:'),
@@ -44,18 +47,25 @@ const CLICKHOUSE_DEFAULT_URLS = { legacy: 'http://127.0.0.1:8123', modern: 'http
 
 export function clickhouseSection(source: Env) {
   const { FRAMEDECK_CLICKHOUSE_ENGINE: engine } = readEnv(
-    { FRAMEDECK_CLICKHOUSE_ENGINE: z.enum(CLICKHOUSE_ENGINES).default('legacy') },
+    {
+      // Which local engine the default URL points at (infra/local runs both).
+      FRAMEDECK_CLICKHOUSE_ENGINE: z.enum(CLICKHOUSE_ENGINES).default('legacy'),
+    },
     source,
   );
   const e = readEnv(
     {
+      // Any supported server (18.16 or 26.x); FrameDeck asks it its version.
       FRAMEDECK_CLICKHOUSE_URL: env.url(CLICKHOUSE_DEFAULT_URLS[engine]),
+      // Where the events table and the sandbox views live.
       FRAMEDECK_CLICKHOUSE_DATABASE: z
         .string()
         .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case identifier')
         .default('framedeck'),
+      // Migrations, inserts, mutations (with FRAMEDECK_CLICKHOUSE_PASSWORD).
       FRAMEDECK_CLICKHOUSE_USER: env.string('framedeck_admin'),
       FRAMEDECK_CLICKHOUSE_PASSWORD: env.string('framedeck-admin-dev'),
+      // Raw SQL of POST /v1/query: a read-only user that sees only the per-project views.
       FRAMEDECK_CLICKHOUSE_SANDBOX_USER: env.string('framedeck_sandbox'),
       FRAMEDECK_CLICKHOUSE_SANDBOX_PASSWORD: env.string('framedeck-sandbox-dev'),
     },
@@ -75,7 +85,13 @@ export function clickhouseSection(source: Env) {
 export type ClickHouseConfig = ReturnType<typeof clickhouseSection>;
 
 export function loggingSection(source: Env) {
-  const e = readEnv({ FRAMEDECK_LOG_LEVEL: env.logLevel() }, source);
+  const e = readEnv(
+    {
+      // pino level of the JSON log lines on stdout.
+      FRAMEDECK_LOG_LEVEL: env.logLevel(),
+    },
+    source,
+  );
   return { level: e.FRAMEDECK_LOG_LEVEL };
 }
 export type LoggingConfig = ReturnType<typeof loggingSection>;
@@ -84,7 +100,9 @@ export type LoggingConfig = ReturnType<typeof loggingSection>;
 export function addressesSection(source: Env) {
   const e = readEnv(
     {
+      // Dashboard, API ({origin}/api) and OAuth pages: used in links and as the OAuth issuer.
       FRAMEDECK_APP_ORIGIN: env.url('http://127.0.0.1:8080'),
+      // The ingest gateway as clients reach it (printed by the CLI, in the OpenAPI document).
       FRAMEDECK_INGEST_URL: env.url('http://127.0.0.1:8081'),
     },
     source,
@@ -102,6 +120,7 @@ export type AddressesConfig = ReturnType<typeof addressesSection>;
 export function listenSection(source: Env, portVariable: string, defaultPort: number) {
   const e = readEnv(
     {
+      // Address every HTTP listener binds to (0.0.0.0 to accept other hosts).
       FRAMEDECK_BIND_HOST: env.host('127.0.0.1'),
       // A client gets this long to send its request headers, and this long for the whole
       // request: slow-drip clients (slowloris) cannot hold connections open for minutes.
@@ -110,7 +129,10 @@ export function listenSection(source: Env, portVariable: string, defaultPort: nu
     },
     source,
   );
-  const port = readEnv({ [portVariable]: env.port(defaultPort) }, source)[portVariable] as number;
+  const port = readEnv(
+    { [portVariable]: env.port(defaultPort).meta({ description: 'The port this service listens on.' }) },
+    source,
+  )[portVariable] as number;
   return {
     host: e.FRAMEDECK_BIND_HOST,
     port,
@@ -142,6 +164,7 @@ export type NotificationsConfig = ReturnType<typeof notificationsSection>;
 export function trustedProxiesSection(source: Env) {
   const e = readEnv(
     {
+      // Comma-separated IPs, CIDRs or loopback/linklocal/uniquelocal; empty: the TCP peer is the client.
       FRAMEDECK_TRUSTED_PROXIES: z
         .string()
         .transform((v) =>
@@ -185,13 +208,17 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 export function metricsSection(source: Env, portVariable: string, defaultPort: number) {
   const e = readEnv(
     {
+      // Address of the metrics listener; off loopback it needs FRAMEDECK_METRICS_TOKEN.
       FRAMEDECK_METRICS_HOST: env.host('127.0.0.1'),
       // Prometheus sends it as `Authorization: Bearer <token>` (scrape config: authorization.credentials).
       FRAMEDECK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     },
     source,
   );
-  const port = readEnv({ [portVariable]: env.port(defaultPort) }, source)[portVariable] as number;
+  const port = readEnv(
+    { [portVariable]: env.port(defaultPort).meta({ description: 'The port of GET /metrics (Prometheus).' }) },
+    source,
+  )[portVariable] as number;
   if (!LOOPBACK_HOSTS.has(e.FRAMEDECK_METRICS_HOST) && e.FRAMEDECK_METRICS_TOKEN === undefined) {
     throw new ConfigError([
       `FRAMEDECK_METRICS_HOST=${JSON.stringify(e.FRAMEDECK_METRICS_HOST)}: a metrics listener off loopback needs FRAMEDECK_METRICS_TOKEN`,

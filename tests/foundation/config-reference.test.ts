@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inheritedEnv, REPO_ROOT } from '../support/test-env.js';
+
+/**
+ * docs/configuration.md is generated from the configuration schemas (tools/config-reference.mjs,
+ * `npm run docs:config`). The check runs the generator as a plain node script, on the services'
+ * built config (npm test builds first), and compares with the committed file.
+ */
+const run = promisify(execFile);
+const check = (file?: string) =>
+  run('node', ['tools/config-reference.mjs', '--check', ...(file ? [file] : [])], {
+    cwd: REPO_ROOT,
+    env: inheritedEnv(),
+  });
+
+describe('configuration reference', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fd-config-reference-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('docs/configuration.md is what the schemas generate (run npm run docs:config after changing a config schema)', async () => {
+    await expect(check()).resolves.toBeDefined();
+  });
+
+  it('lists every service variable with its default, and notices a reference that drifted', async () => {
+    const committed = await readFile(join(REPO_ROOT, 'docs/configuration.md'), 'utf8');
+    expect(committed).toMatch(/\| `FRAMEDECK_API_PORT` +\| `8080` +\| integer 1–65535 +\| API +\|/);
+    expect(committed).toMatch(/\| `FRAMEDECK_INGEST_MAX_INFLATED_BYTES` +\| `4194304` +\|/);
+    const drifted = join(dir, 'configuration.md');
+    await writeFile(drifted, committed.replace(/(`FRAMEDECK_API_PORT` +\| )`8080`/, '$1`9090`'));
+    const failure = await check(drifted).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('FRAMEDECK_API_PORT');
+  });
+});
