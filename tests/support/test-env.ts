@@ -70,3 +70,13 @@ export function serviceEnv(overrides: Readonly<Record<string, string>> = {}): No
 export function adoptTestEnv(): void {
   Object.assign(harnessEnv, TEST_ENV);
 }
+
+/**
+ * The local broker's SCRAM listener and the user infra/local/up.sh creates for it (the same
+ * variables and defaults as infra/local/lib.sh).
+ */
+export const KAFKA_SCRAM = {
+  broker: `127.0.0.1:${harnessEnv.FRAMEDECK_KAFKA_SASL_PORT ?? '9094'}`,
+  username: harnessEnv.FRAMEDECK_KAFKA_SCRAM_USER ?? 'framedeck',
+  password: harnessEnv.FRAMEDECK_KAFKA_SCRAM_PASSWORD ?? 'framedeck-kafka-dev',
+} as const;

@@ -1,4 +1,4 @@
-export type { Kafka, Producer, Consumer, Admin, EachBatchPayload, Message } from 'kafkajs';
+export type { Kafka, Producer, Consumer, Admin, EachBatchPayload, Message, KafkaMessage } from 'kafkajs';
 export { createKafka } from './client.js';
 export { ensureTopics, topicConfigEntries, type EnsureTopicsReport } from './topics.js';
 export {

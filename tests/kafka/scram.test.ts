@@ -1,0 +1,109 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createKafka, ensureTopics } from '@framedeck/kafka';
+import { parseEnvelopeHeaders, encodeTelemetryBatch } from '@framedeck/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchPublisher } from '../../services/ingest-gateway/src/publish/batch.publisher.js';
+import { KAFKA_SCRAM } from '../support/test-env.js';
+import { deleteTopics, freshKafkaConfig, quietLogger, readTopic } from './kafka-fixtures.js';
+
+/**
+ * The local broker's SASL_PLAINTEXT listener asks for SCRAM credentials (infra/kafka/
+ * server.properties; the user is created by infra/local/up.sh). FrameDeck's own client code —
+ * createKafka from the config, ensureTopics, the gateway's publisher — must work through it,
+ * and a client with the wrong password or none must be refused with an error that says so.
+ */
+
+const scramConfig = (mechanism: string, password: string = KAFKA_SCRAM.password, topics?: Record<string, string>) =>
+  freshKafkaConfig({
+    FRAMEDECK_KAFKA_BROKERS: KAFKA_SCRAM.broker,
+    FRAMEDECK_KAFKA_SASL_MECHANISM: mechanism,
+    FRAMEDECK_KAFKA_SASL_USERNAME: KAFKA_SCRAM.username,
+    FRAMEDECK_KAFKA_SASL_PASSWORD: password,
+    ...topics,
+  });
+
+const created: ReturnType<typeof scramConfig>[] = [];
+
+beforeAll(async () => {
+  const [host, port] = KAFKA_SCRAM.broker.split(':') as [string, string];
+  const open = await new Promise<boolean>((resolve) => {
+    const socket = net.connect(Number(port), host, () => resolve(true)).on('error', () => resolve(false));
+    socket.setTimeout(2_000, () => resolve(false));
+  }).finally(() => undefined);
+  if (!open) {
+    throw new Error(
+      `No SCRAM listener on ${KAFKA_SCRAM.broker}: this broker was started before infra/kafka/server.properties ` +
+        'had one. Restart Kafka with the project scripts (infra/local/down.sh kafka; infra/local/up.sh kafka).',
+    );
+  }
+});
+
+afterAll(async () => {
+  for (const config of created) await deleteTopics(config).catch(() => undefined);
+});
+
+describe('Kafka through the SCRAM listener', () => {
+  it.each(['scram-sha-256', 'scram-sha-512'])(
+    'creates the topics, publishes a batch with acks=all and reads it back (%s)',
+    async (mechanism) => {
+      const config = scramConfig(mechanism);
+      created.push(config);
+      const kafka = createKafka(config, quietLogger);
+      const report = await ensureTopics(kafka, config);
+      expect(report.created).toEqual([config.eventsTopic, config.deadLetterTopic]);
+
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      const publisher = new BatchPublisher(producer, {
+        topic: config.eventsTopic,
+        lingerMs: 0,
+        timeoutMs: 20_000,
+        logger: quietLogger,
+        limits: config.producer,
+      });
+      const batchId = randomUUID();
+      try {
+        await publisher.publish({
+          value: Buffer.from(encodeTelemetryBatch([{ eventName: 'through_scram', sessionId: 's' }])),
+          envelope: {
+            batchId,
+            projectId: randomUUID(),
+            tenantId: randomUUID(),
+            receivedAtMs: Date.now(),
+            sdkVersion: 't',
+          },
+        });
+      } finally {
+        await producer.disconnect();
+      }
+      const [message] = await readTopic(kafka, config.eventsTopic, (read) => read.length > 0);
+      expect(parseEnvelopeHeaders(message!.headers)).toMatchObject({ batchId, eventCount: 1 });
+    },
+  );
+
+  it('refuses a wrong password, naming the authentication failure', async () => {
+    const config = scramConfig('scram-sha-256', 'not-the-password');
+    const producer = createKafka(config, quietLogger).producer();
+    const failure = await producer.connect().then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    await producer.disconnect().catch(() => undefined);
+    expect(failure?.name).toBe('KafkaJSSASLAuthenticationError');
+    expect(failure?.message).toMatch(/SASL SCRAM SHA256 authentication failed/i);
+  });
+
+  it('refuses a client that brings no credentials (the broker closes the connection)', async () => {
+    const config = freshKafkaConfig({ FRAMEDECK_KAFKA_BROKERS: KAFKA_SCRAM.broker });
+    const admin = createKafka(config, quietLogger).admin();
+    const failure = await admin
+      .connect()
+      .then(() => admin.listTopics())
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    await admin.disconnect().catch(() => undefined);
+    expect(failure?.message).toMatch(/closed connection/i);
+  });
+});
