@@ -10,6 +10,7 @@ import { uploadMap } from './api-helpers.js';
 import { insertEvents, type FixtureEvent } from './event-fixtures.js';
 import { createLogger } from '@framedeck/logging';
 import { startApiWorkers } from '../../services/api/src/workers.js';
+import { sweepErasureJobs } from '../../services/api/src/project-data/erasure-jobs.service.js';
 
 let api: TestApi;
 let a: BootstrapResult;
@@ -144,6 +145,8 @@ describe('erasure', () => {
 
     const done = await waitFor(
       async () => {
+        // The erasure sweep (a worker of the API process) starts the deletion; run it here.
+        await sweepErasureJobs({ pool: api.pool, clickhouseWriter: api.clickhouse });
         const poll = await api.request(`/v1/data/erase/${jobId}`, { key: a.keys.full!, projectId: a.projectId });
         expect(poll.status, poll.text).toBe(200);
         return poll.body.data.status === 'done' ? poll : undefined;
@@ -165,6 +168,7 @@ describe('erasure', () => {
     const sweeping = startApiWorkers(
       { pool: api.pool, clickhouseWriter: api.clickhouse, logger: createLogger('erasure-sweep-test', 'silent') },
       { api: { ...api.config.api, erasureSweepMs: 200 } },
+      { retention: false },
     );
     try {
       await insertEvents(api.clickhouse, events(a.projectId, 'dave', 2));

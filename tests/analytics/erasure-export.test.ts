@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter, sql } from '@framedeck/clickhouse';
-import { countPlayerRows, erasureProgress, startErasure, streamEvents } from '@framedeck/analytics';
+import { countPlayerRows, startErasureSweep, streamEvents, sweepMutations } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 import { daysBefore, insertEvents, type FixtureEvent } from './event-fixtures.js';
@@ -34,26 +34,26 @@ const countFinal = async (projectId: string, playerId: string) => {
 
 describe('erasure', () => {
   it('removes every row of the named players in the project, and no one else’s, even rows that arrive late', async () => {
-    const target = { projectId: projectA, playerIds: ['alice', 'bob'], jobId: randomUUID() };
+    const target = { projectId: projectA, playerIds: ['alice', 'bob'] };
     expect(await countPlayerRows(clickhouse, target)).toBe(5 + 2 + 5); // 5 events; 2 player_days rows; 5 player_activity rows (one per name)
-    await startErasure(clickhouse, target, 1);
+    let tag = randomUUID();
+    await startErasureSweep(clickhouse, [target], tag);
     // A late event of alice (still in Kafka when the erasure began) lands in a part the mutation does not cover.
     await insertEvents(clickhouse, events(projectA, 'alice', 1));
 
-    let round = 1;
+    let rounds = 1;
     await waitFor(
       async () => {
-        const progress = await erasureProgress(clickhouse, target, round);
-        if (progress.state === 'needs_round') {
-          round += 1;
-          await startErasure(clickhouse, target, round);
-          return false;
-        }
-        return progress.state === 'done';
+        if ((await sweepMutations(clickhouse, tag)).state !== 'finished') return false;
+        if ((await countPlayerRows(clickhouse, target)) === 0) return true;
+        rounds += 1;
+        tag = randomUUID();
+        await startErasureSweep(clickhouse, [target], tag);
+        return false;
       },
       { timeoutMs: 60_000, what: 'the erasure to finish' },
     );
-    expect(round).toBeGreaterThanOrEqual(2);
+    expect(rounds).toBeGreaterThanOrEqual(2);
     expect(await countFinal(projectA, 'alice')).toBe(0);
     expect(await countFinal(projectA, 'bob')).toBe(0);
     expect(await countFinal(projectA, 'carol')).toBe(4);
@@ -63,13 +63,8 @@ describe('erasure', () => {
     expect(await countPlayerRows(clickhouse, { projectId: projectA, playerIds: ['carol'] })).toBe(4 + 1 + 4);
   });
 
-  it('reports a round whose mutation was never started, so the caller can start it', async () => {
-    const progress = await erasureProgress(
-      clickhouse,
-      { projectId: projectA, playerIds: ['x'], jobId: randomUUID() },
-      1,
-    );
-    expect(progress.state).toBe('not_started');
+  it('reports a sweep whose mutations were never started, so the sweep can start them', async () => {
+    expect((await sweepMutations(clickhouse, randomUUID())).state).toBe('not_started');
   });
 });
 

@@ -1,6 +1,8 @@
 import { loadCliConfig } from '../../services/cli/src/config.js';
 import { migrateAll } from '../../services/cli/src/commands/migrate.command.js';
 import { createLogger } from '@framedeck/logging';
+import { createClickHouseWriter, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import type { ClickHouseConfig } from '@framedeck/config';
 import { adoptTestEnv, serviceEnv } from './test-env.js';
 
 /**
@@ -12,11 +14,27 @@ export default async function setup(): Promise<void> {
   const config = loadCliConfig(serviceEnv());
   try {
     await migrateAll(config, createLogger('test-setup', 'warn'));
+    await holdRetentionTtl(config.clickhouse);
   } catch (error) {
     throw new Error(
       `Integration tests need the local stack (Postgres, Redis, ClickHouse, Kafka). ` +
         `Run them with \`npm test\`, or start the stack with \`npm run stack:up\` first.\n` +
         `Cause: ${(error as Error).message}`,
     );
+  }
+}
+
+/**
+ * Test fixtures are dated at a fixed day (tests/analytics/event-fixtures.ts NOW), months before
+ * the wall clock: on a modern server the events TTL (clickhouse/009) would expire them in the
+ * background. TTL merges are held in the test database; retention tests drop partitions
+ * through the retention worker with an explicit clock instead.
+ */
+async function holdRetentionTtl(config: ClickHouseConfig): Promise<void> {
+  const writer: ClickHouseWriter = createClickHouseWriter(config);
+  try {
+    if ((await writer.engine()).generation === 'modern') await writer.command(sql`SYSTEM STOP TTL MERGES events`);
+  } finally {
+    await writer.close();
   }
 }

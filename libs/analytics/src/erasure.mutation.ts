@@ -1,82 +1,105 @@
-import { identifier, sql, type ClickHouseReader, type ClickHouseWriter, type SqlFragment } from '@framedeck/clickhouse';
+import {
+  identifier,
+  join,
+  sql,
+  type ClickHouseReader,
+  type ClickHouseWriter,
+  type SqlFragment,
+} from '@framedeck/clickhouse';
 import { stringList } from './sql-lists.js';
 
 /**
- * Bounds of one erasure request: the ids travel inside one ALTER statement, which must stay
- * well below ClickHouse's max_query_size (256 KiB): 500 × 256 characters ≈ 130 KB.
+ * Bounds of erasure:
+ *  - one request: its ids travel inside one ALTER statement, which must stay well below
+ *    ClickHouse's max_query_size (256 KiB): 500 × 256 characters ≈ 130 KB;
+ *  - one sweep: the same bound for all the requests it coalesces (a request is never split);
+ *  - one tenant: at most this many jobs, and players in them, running at once (429 beyond),
+ *    so one tenant cannot make every sweep rewrite the shared tables for its requests alone.
  */
-export const ERASURE_LIMITS = { maxPlayers: 500, maxPlayerIdLength: 256 } as const;
+export const ERASURE_LIMITS = {
+  maxPlayers: 500,
+  maxPlayerIdLength: 256,
+  maxPlayersPerSweep: 500,
+  perTenant: { maxRunningJobs: 5, maxRunningPlayers: 1000 },
+} as const;
 
-/** Every table that holds per-player rows: the events and the player_days and player_activity rollups (clickhouse/003, 004). */
+/**
+ * Every table that holds per-player rows: the events and the player_days and player_activity
+ * sets (clickhouse/003, 004). The rollup_* tables hold no player id (counts, sums and quantile
+ * states per cell and day), so erasure has nothing to remove there.
+ */
 export const PLAYER_TABLES = ['events', 'player_days', 'player_activity'] as const;
 
-export type ErasureTarget = { projectId: string; playerIds: readonly string[]; jobId: string };
+/** One project's players to erase. */
+export type ErasureTarget = { projectId: string; playerIds: readonly string[] };
 
 /**
- * The tag that finds our mutation in system.mutations: a always-true condition carrying the
- * job id and round, which ClickHouse keeps in the mutation's command text.
+ * The tag that finds a sweep's mutations in system.mutations: an always-true condition
+ * carrying the sweep's tag, which ClickHouse keeps in the mutation's command text.
  */
-export function erasureMarker(jobId: string, round: number): string {
-  return `framedeck-erasure:${jobId}:${round}`;
+export function erasureMarker(tag: string): string {
+  return `framedeck-erasure:${tag}`;
 }
 
-function playersCondition(t: Pick<ErasureTarget, 'projectId' | 'playerIds'>): SqlFragment {
-  return sql`project_id = toUUID(${t.projectId}) AND player_id IN (${stringList(t.playerIds)})`;
+function playersCondition(t: ErasureTarget): SqlFragment {
+  return sql`(project_id = toUUID(${t.projectId}) AND player_id IN (${stringList(t.playerIds)}))`;
+}
+
+/** The targets of one sweep, one condition per project (jobs of a project merged). */
+function sweepCondition(targets: readonly ErasureTarget[]): SqlFragment {
+  const byProject = new Map<string, Set<string>>();
+  for (const t of targets) {
+    const players = byProject.get(t.projectId) ?? new Set<string>();
+    for (const id of t.playerIds) players.add(id);
+    byProject.set(t.projectId, players);
+  }
+  const parts = [...byProject].map(([projectId, players]) => playersCondition({ projectId, playerIds: [...players] }));
+  return sql`(${join(parts, ' OR ')})`;
 }
 
 /**
- * Starts the deletion (a ClickHouse mutation: asynchronous, it rewrites the affected parts in
- * the background). Idempotent: running a round twice deletes nothing more.
+ * Starts one sweep's deletion: one ClickHouse mutation per player table for all its targets,
+ * whatever their number or tenants (a mutation rewrites the parts it touches in the background,
+ * so N requests in one sweep cost one rewrite, not N). Idempotent: running it twice deletes
+ * nothing more.
  */
-export async function startErasure(writer: ClickHouseWriter, t: ErasureTarget, round: number): Promise<void> {
+export async function startErasureSweep(
+  writer: ClickHouseWriter,
+  targets: readonly ErasureTarget[],
+  tag: string,
+): Promise<void> {
+  if (targets.length === 0) return;
   for (const table of PLAYER_TABLES) {
     await writer.command(
-      sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${playersCondition(t)} AND ${erasureMarker(t.jobId, round)} != ''`,
+      sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${sweepCondition(targets)} AND ${erasureMarker(tag)} != ''`,
     );
   }
 }
 
-export type ErasureProgress =
-  /** No mutation of this round exists (the process stopped between recording the job and starting it): start it. */
-  | { state: 'not_started'; round: number }
-  | { state: 'running'; round: number; partsToDo: number }
-  /** The round's mutation finished but rows of the players remain (events that arrived later): start round + 1. */
-  | { state: 'needs_round'; round: number; remainingRows: number }
-  | { state: 'done'; round: number };
+export type SweepMutations =
+  /** Not every table's mutation exists (the process stopped between claiming and starting). */
+  { state: 'not_started' } | { state: 'running'; partsToDo: number } | { state: 'finished' };
 
-/**
- * Where an erasure stands. Done means: every mutation of this round is finished
- * (system.mutations.is_done) AND no row of those players is left in this project — counted
- * without FINAL, since a row that only a merge would collapse is still a row.
- * NOTE: a mutation only rewrites parts that existed when it was created; events of the same
- * players that were still in Kafka land in new parts. They show up here as remaining rows and
- * the caller starts another round, so "done" stays true to its word.
- */
-export async function erasureProgress(
-  clickhouse: ClickHouseReader,
-  t: ErasureTarget,
-  round: number,
-): Promise<ErasureProgress> {
-  const [mutations] = await clickhouse.rows<{
-    mutations: number;
-    pending: number;
-    parts_to_do: number;
-  }>(sql`SELECT count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do
+/** Where the mutations of one sweep stand (system.mutations.is_done). */
+export async function sweepMutations(clickhouse: ClickHouseReader, tag: string): Promise<SweepMutations> {
+  const [row] = await clickhouse.rows<{ mutations: number; pending: number; parts_to_do: number }>(
+    sql`SELECT count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do
           FROM system.mutations
-         WHERE database = currentDatabase() AND position(command, ${erasureMarker(t.jobId, round)}) > 0`);
-  if (!mutations || Number(mutations.mutations) < PLAYER_TABLES.length) return { state: 'not_started', round };
-  if (Number(mutations.pending) > 0) {
-    return { state: 'running', round, partsToDo: Number(mutations?.parts_to_do ?? 0) };
-  }
-  const remainingRows = await countPlayerRows(clickhouse, t);
-  return remainingRows === 0 ? { state: 'done', round } : { state: 'needs_round', round, remainingRows };
+         WHERE database = currentDatabase() AND position(command, ${erasureMarker(tag)}) > 0`,
+  );
+  if (!row || Number(row.mutations) < PLAYER_TABLES.length) return { state: 'not_started' };
+  if (Number(row.pending) > 0) return { state: 'running', partsToDo: Number(row.parts_to_do) };
+  return { state: 'finished' };
 }
 
-/** Rows of these players left in any player table. */
-export async function countPlayerRows(
-  clickhouse: ClickHouseReader,
-  t: Pick<ErasureTarget, 'projectId' | 'playerIds'>,
-): Promise<number> {
+/**
+ * Rows of these players left in any player table: the exact "no row remains" check, counted
+ * without FINAL, since a row that only a merge would collapse is still a row.
+ * NOTE: a mutation only rewrites parts that existed when it was created; events of the same
+ * players that were still in Kafka land in new parts, show up here, and the job takes another
+ * round, so "done" stays true to its word.
+ */
+export async function countPlayerRows(clickhouse: ClickHouseReader, t: ErasureTarget): Promise<number> {
   let total = 0;
   for (const table of PLAYER_TABLES) {
     const [row] = await clickhouse.rows<{ n: number }>(

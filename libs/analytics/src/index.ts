@@ -9,3 +9,4 @@ export * from './retention.query.js';
 export * from './funnels.query.js';
 export * from './erasure.mutation.js';
 export * from './export.stream.js';
+export * from './data-retention.js';

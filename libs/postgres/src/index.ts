@@ -19,3 +19,4 @@ export * from './alert-rules.repository.js';
 export * from './alert-rule-leases.repository.js';
 export * from './alert-history.repository.js';
 export * from './notification-outbox.repository.js';
+export * from './data-retention.repository.js';

@@ -2,6 +2,7 @@ import type { ClickHouseWriter } from '@framedeck/clickhouse';
 import { PeriodicTask } from '@framedeck/lifecycle';
 import type { Logger } from '@framedeck/logging';
 import type { Pool } from '@framedeck/postgres';
+import { DataRetentionWorker } from './project-data/data-retention.service.js';
 import { sweepErasureJobs } from './project-data/erasure-jobs.service.js';
 import type { ApiConfig } from './config.js';
 
@@ -11,13 +12,23 @@ export type ApiWorkers = {
 };
 
 /**
+ * How often retention settings are copied to ClickHouse and expired partitions dropped: a
+ * changed setting reaches inserts within this; partitions expire a week at a time.
+ */
+const RETENTION_INTERVAL_MS = 60_000;
+
+/**
  * The API process's background work, kept out of the HTTP app (buildApp serves requests only):
- * the erasure sweep, which advances running erasure jobs nobody polls. main.ts starts the
+ * the erasure sweep, which starts and advances erasure jobs, and the retention worker
+ * (project-data/data-retention.service.ts). main.ts starts the
  * workers after the server listens and stops them, awaited, before closing the clients.
  */
 export function startApiWorkers(
   deps: { pool: Pool; clickhouseWriter: ClickHouseWriter; logger: Logger },
   config: Pick<ApiConfig, 'api'>,
+  // NOTE: tests whose fixtures are dated in the past (tests/analytics/event-fixtures.ts) turn the
+  // retention worker off, or it would drop their events as expired.
+  options: { retention: boolean } = { retention: true },
 ): ApiWorkers {
   const erasureSweep = new PeriodicTask(
     'erasure sweep',
@@ -25,6 +36,9 @@ export function startApiWorkers(
     config.api.erasureSweepMs,
     deps.logger,
   );
+  const retention = new DataRetentionWorker(deps);
+  const retentionTask = new PeriodicTask('data retention', () => retention.run(), RETENTION_INTERVAL_MS, deps.logger);
   erasureSweep.start();
-  return { stop: () => erasureSweep.stop() };
+  if (options.retention) retentionTask.start();
+  return { stop: async () => void (await Promise.all([erasureSweep.stop(), retentionTask.stop()])) };
 }

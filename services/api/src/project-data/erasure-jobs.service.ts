@@ -1,14 +1,18 @@
-import { erasureProgress, startErasure, type ErasureTarget } from '@framedeck/analytics';
+import { randomUUID } from 'node:crypto';
+import { countPlayerRows, ERASURE_LIMITS, startErasureSweep, sweepMutations } from '@framedeck/analytics';
 import type { ClickHouseWriter } from '@framedeck/clickhouse';
 import {
   advanceErasureRound,
-  createErasureJob,
+  claimWaitingErasureJobs,
+  createErasureJobWithinCap,
   finishErasureJob,
   getErasureJob,
+  listErasureJobsOfTag,
   listRunningErasureJobs,
   type ErasureJob,
   type Pool,
 } from '@framedeck/postgres';
+import { problems } from '@framedeck/problem';
 
 export type ErasureJobView = {
   jobId: string;
@@ -19,6 +23,8 @@ export type ErasureJobView = {
   finishedAt: string | null;
 };
 
+type ErasureDeps = { pool: Pool; clickhouseWriter: ClickHouseWriter };
+
 const view = (job: ErasureJob): ErasureJobView => ({
   jobId: job.id,
   status: job.status,
@@ -28,59 +34,76 @@ const view = (job: ErasureJob): ErasureJobView => ({
   finishedAt: job.finishedAt?.toISOString() ?? null,
 });
 
-const targetOf = (job: ErasureJob): ErasureTarget => ({
-  projectId: job.projectId,
-  playerIds: job.playerIds,
-  jobId: job.id,
-});
+/** A claimed sweep whose mutations do not exist after this long was interrupted: start them again. */
+const UNSTARTED_SWEEP_GRACE_MS = 60_000;
 
-/** Records the job (so it can be polled even if this process stops) and starts round 1. */
+/**
+ * Records the job (so it can be polled even if this process stops); the next erasure sweep
+ * starts its deletion together with every other job waiting. Refused (429) when the tenant's
+ * running jobs would exceed ERASURE_LIMITS.perTenant.
+ */
 export async function submitErasure(
-  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter },
-  projectId: string,
-  playerIds: readonly string[],
+  deps: ErasureDeps,
+  request: { tenantId: string; projectId: string; playerIds: readonly string[] },
 ): Promise<ErasureJobView> {
-  const job = await createErasureJob(deps.pool, projectId, playerIds);
-  await startErasure(deps.clickhouseWriter, targetOf(job), job.round);
+  const job = await createErasureJobWithinCap(deps.pool, request, ERASURE_LIMITS.perTenant);
+  if (job === 'limited') {
+    const { maxRunningJobs, maxRunningPlayers } = ERASURE_LIMITS.perTenant;
+    throw problems.tooManyRequests(
+      `At most ${maxRunningJobs} erasure jobs and ${maxRunningPlayers} players per tenant may run at once; ` +
+        'retry when a job is done.',
+      60,
+    );
+  }
   return view(job);
 }
 
 /**
- * The job's state, advanced from what ClickHouse says: a round not started is started; a
- * finished round that left rows (events that arrived after its mutation began) starts the
- * next; a finished round with nothing left marks the job done. Any API instance can answer;
- * concurrent advances are safe (the next round starts only for the compare-and-set winner).
+ * Advances a job from what ClickHouse says: once its sweep's mutations finished, no row of its
+ * players left means done; rows left (events that arrived after the mutation began) send it
+ * back to wait for the next sweep (round + 1). Safe concurrently on any API instance: the
+ * round is a compare-and-set guard.
  */
+async function advanceJob(deps: ErasureDeps, job: ErasureJob): Promise<ErasureJob> {
+  if (job.status === 'done' || job.mutationTag === null) return job;
+  const mutations = await sweepMutations(deps.clickhouseWriter, job.mutationTag);
+  if (mutations.state !== 'finished') return job;
+  const remaining = await countPlayerRows(deps.clickhouseWriter, job);
+  if (remaining === 0) return (await finishErasureJob(deps.pool, job.id)) ?? job;
+  await advanceErasureRound(deps.pool, job.id, job.round);
+  return { ...job, round: job.round + 1, mutationTag: null };
+}
+
+/** The job's state (advanced if its sweep is over); undefined when the project has no such job. */
 export async function pollErasure(
-  deps: { pool: Pool; clickhouseWriter: ClickHouseWriter },
+  deps: ErasureDeps,
   projectId: string,
   jobId: string,
 ): Promise<ErasureJobView | undefined> {
   const job = await getErasureJob(deps.pool, projectId, jobId);
-  if (!job || job.status === 'done') return job && view(job);
-  const progress = await erasureProgress(deps.clickhouseWriter, targetOf(job), job.round);
-  switch (progress.state) {
-    case 'not_started':
-      await startErasure(deps.clickhouseWriter, targetOf(job), job.round);
-      return view(job);
-    case 'running':
-      return view(job);
-    case 'needs_round':
-      // Only the poller that wins the compare-and-set starts the next round.
-      if (await advanceErasureRound(deps.pool, job.id, job.round)) {
-        await startErasure(deps.clickhouseWriter, targetOf(job), job.round + 1);
-      }
-      return view({ ...job, round: job.round + 1 });
-    case 'done':
-      return view((await finishErasureJob(deps.pool, job.id)) ?? job);
-  }
+  return job && view(await advanceJob(deps, job));
 }
 
 /**
- * One pass over every running job, advancing each (services/api/src/workers.ts runs it
- * periodically), so a job nobody polls still reaches "done" and forgets its player ids soon
- * after ClickHouse finished. Every API instance may run it: advancing is safe concurrently.
+ * One erasure sweep (services/api/src/workers.ts runs it periodically):
+ *  1. advances every running job whose sweep's mutations finished (done, or back to waiting);
+ *  2. starts again the mutations of a sweep that claimed jobs but never started them;
+ *  3. claims the waiting jobs of all tenants (up to ERASURE_LIMITS.maxPlayersPerSweep players)
+ *     and starts ONE mutation per player table for all of them.
+ * Every API instance may run it: a job is claimed by one sweep only.
  */
-export async function sweepErasureJobs(deps: { pool: Pool; clickhouseWriter: ClickHouseWriter }): Promise<void> {
-  for (const job of await listRunningErasureJobs(deps.pool)) await pollErasure(deps, job.projectId, job.id);
+export async function sweepErasureJobs(deps: ErasureDeps, now = new Date()): Promise<void> {
+  const unstarted = new Set<string>();
+  for (const job of await listRunningErasureJobs(deps.pool)) {
+    const advanced = await advanceJob(deps, job);
+    const stale = now.getTime() - job.updatedAt.getTime() > UNSTARTED_SWEEP_GRACE_MS;
+    if (advanced.status === 'running' && advanced.mutationTag !== null && stale) unstarted.add(advanced.mutationTag);
+  }
+  for (const tag of unstarted) {
+    if ((await sweepMutations(deps.clickhouseWriter, tag)).state !== 'not_started') continue;
+    await startErasureSweep(deps.clickhouseWriter, await listErasureJobsOfTag(deps.pool, tag), tag);
+  }
+  const tag = randomUUID();
+  const claimed = await claimWaitingErasureJobs(deps.pool, tag, ERASURE_LIMITS.maxPlayersPerSweep);
+  await startErasureSweep(deps.clickhouseWriter, claimed, tag);
 }

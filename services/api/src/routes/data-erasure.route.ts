@@ -31,10 +31,13 @@ export const eraseDataRoute = defineRoute({
   operationId: 'erasePlayerData',
   summary: 'Delete the telemetry of specified players',
   description:
-    'Removes every event of these players (player_id, exact match) in the project named by X-Project-Id, through a ' +
-    'ClickHouse mutation (asynchronous: it rewrites the affected data parts). Answers 202 with a job to poll at ' +
-    'GET /v1/data/erase/{jobId}. Events of those players ingested later are removed by further rounds as long as the ' +
-    'job runs; after it is done, new events are new data (send another request).',
+    'Removes every event of these players (player_id, exact match) in the project named by X-Project-Id. Answers 202 ' +
+    'with a job to poll at GET /v1/data/erase/{jobId}. Requests are coalesced: every few seconds one sweep starts one ' +
+    'ClickHouse mutation per player table for all waiting requests of all tenants (asynchronous: it rewrites the ' +
+    'affected data parts). Events of those players ingested later are removed by further rounds as long as the job ' +
+    `runs; after it is done, new events are new data (send another request). A tenant may have at most ` +
+    `${ERASURE_LIMITS.perTenant.maxRunningJobs} jobs and ${ERASURE_LIMITS.perTenant.maxRunningPlayers} players running ` +
+    'at once: beyond that the request is refused with 429 and Retry-After.',
   tag: 'Data',
   auth: { scope: 'data:admin' },
   project: 'header',
@@ -51,7 +54,8 @@ export const eraseDataRoute = defineRoute({
     }),
   },
   response: { status: 202, description: 'The erasure job, running.', data: ErasureJobSchema },
-  handler: async ({ projectId, body, services }) => submitErasure(services, projectId, body.playerIds),
+  handler: async ({ projectId, principal, body, services }) =>
+    submitErasure(services, { tenantId: principal.tenantId, projectId, playerIds: body.playerIds }),
 });
 
 export const erasureStatusRoute = defineRoute({

@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { DATA_RETENTION, dataWindow } from '@framedeck/analytics';
 import { queryProjectActivity, queryProjectRejections } from '@framedeck/clickhouse';
-import { countProjectResources, getProject, getTenant, listProjectsOfTenant } from '@framedeck/postgres';
+import {
+  countProjectResources,
+  getProject,
+  getProjectRetentionDays,
+  getTenant,
+  listProjectsOfTenant,
+} from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
@@ -55,6 +62,19 @@ const ProjectStatusSchema = z
       }),
     maps: z.int(),
     activeKeys: z.int(),
+    dataWindow: z
+      .object({
+        retentionDays: z
+          .int()
+          .meta({ description: "Days raw events are kept (the project's setting, else its plan's)." }),
+        oldestRetainedDay: z.iso.date().meta({ description: 'First UTC day of raw events still kept.' }),
+        rollupMonths: z.int().meta({ description: 'Months the daily rollups are kept.' }),
+      })
+      .meta({
+        description:
+          'The data window: events older than the retention are dropped by the engine (a week at a time), and ' +
+          'raw SQL reads only this window.',
+      }),
   })
   .meta({ id: 'ProjectStatus' });
 
@@ -71,12 +91,13 @@ export const projectStatusRoute = defineRoute({
   response: { description: 'The project and its KPIs.', data: ProjectStatusSchema },
   handler: async ({ projectId, principal, services }) => {
     const since = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    const [project, tenant, counts, activity, rejections] = await Promise.all([
+    const [project, tenant, counts, activity, rejections, retentionDays] = await Promise.all([
       getProject(services.pool, projectId),
       getTenant(services.pool, principal.tenantId),
       countProjectResources(services.pool, projectId),
       queryProjectActivity(services.clickhouse, projectId),
       queryProjectRejections(services.clickhouse, projectId, since),
+      getProjectRetentionDays(services.pool, projectId),
     ]);
     // A consented project deleted since the token was issued.
     if (!project || !tenant || project.tenantId !== principal.tenantId) throw problems.notFound('Project not found.');
@@ -100,6 +121,7 @@ export const projectStatusRoute = defineRoute({
       },
       maps: counts.maps,
       activeKeys: counts.activeKeys,
+      dataWindow: dataWindow(retentionDays ?? DATA_RETENTION.defaultRawDays, new Date()),
     };
   },
 });

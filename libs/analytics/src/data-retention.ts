@@ -1,0 +1,110 @@
+import { identifier, join, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+
+/**
+ * How long each kind of data lives (FrameDeck issue #15):
+ *  - raw events: the project's retention days (per plan, per project; Postgres), enforced by
+ *    the engine: TTL on modern servers (clickhouse/009_*.modern.sql), and on 18.16, which has
+ *    no TTL, by dropping whole partitions here;
+ *  - rollups (rollup_*, and the per-player sets player_days / player_activity): 13 months;
+ *  - the rollup ledger rollup_batches: 31 days (the ingest window is 30).
+ * Expiry only ever drops whole partitions, so no part of another project is rewritten.
+ */
+export const DATA_RETENTION = {
+  defaultRawDays: 90,
+  rollupMonths: 13,
+  ledgerDays: 31,
+} as const;
+
+const DAY_MS = 86_400_000;
+
+/** The days a project's data window covers: events from `oldestRetainedDay` (UTC) on are kept. */
+export type DataWindow = { retentionDays: number; oldestRetainedDay: string; rollupMonths: number };
+
+export function dataWindow(retentionDays: number, now: Date): DataWindow {
+  return {
+    retentionDays,
+    oldestRetainedDay: new Date(now.getTime() - retentionDays * DAY_MS).toISOString().slice(0, 10),
+    rollupMonths: DATA_RETENTION.rollupMonths,
+  };
+}
+
+export type StoredPartition = { table: string; partitionId: string };
+
+const utcDay = (yyyymmdd: string) =>
+  Date.UTC(Number(yyyymmdd.slice(0, 4)), Number(yyyymmdd.slice(4, 6)) - 1, Number(yyyymmdd.slice(6, 8)));
+
+/**
+ * The partitions whose every row is past its retention, from their ids:
+ *  - events, `<retention_days>-<Monday YYYYMMDD>`: the week's last row is older than its days;
+ *  - month partitions `YYYYMM` of the rollups: the month ended more than 13 months ago;
+ *  - rollup_batches, `YYYYMMDD`: the day is more than 31 days ago.
+ * An id of another shape is left alone (never guessed at).
+ */
+export function expiredPartitions(parts: readonly StoredPartition[], now: Date): StoredPartition[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return parts.filter(({ table, partitionId }) => {
+    if (table === 'events') {
+      const match = /^(\d{1,4})-(\d{8})$/.exec(partitionId);
+      // NOTE: 0 = a row inserted as JSONEachRow on 18.16 without the column (omitted fields get the
+      // type's zero there, not the DEFAULT): it is kept as long as the default.
+      const days = Number(match?.[1]) || DATA_RETENTION.defaultRawDays;
+      return match !== null && utcDay(match[2]!) + (7 + days) * DAY_MS <= today;
+    }
+    if (table === 'rollup_batches') {
+      return /^\d{8}$/.test(partitionId) && utcDay(partitionId) + DATA_RETENTION.ledgerDays * DAY_MS < today;
+    }
+    if (!/^\d{6}$/.test(partitionId)) return false;
+    const year = Number(partitionId.slice(0, 4));
+    const month = Number(partitionId.slice(4, 6)) - 1;
+    // The month is kept while it is one of the last 13 months before the current one.
+    return Date.UTC(year, month + 1 + DATA_RETENTION.rollupMonths, 1) <= today;
+  });
+}
+
+/** Tables whose partitions expire (the rollups are found by name, whatever the lead adds). */
+const EXPIRING_TABLES = sql`(name = 'events' OR name LIKE 'rollup\\_%' OR name IN ('player_days', 'player_activity'))`;
+
+/**
+ * Drops the expired partitions of the current database. A partition drop removes whole parts
+ * and rewrites nothing. Returns what was dropped.
+ */
+export async function dropExpiredPartitions(writer: ClickHouseWriter, now: Date): Promise<StoredPartition[]> {
+  const parts = await writer.rows<StoredPartition>(
+    sql`SELECT DISTINCT table, partition_id AS partitionId
+          FROM system.parts
+         WHERE database = currentDatabase() AND active AND table IN (
+               SELECT name FROM system.tables
+                WHERE database = currentDatabase() AND engine LIKE '%MergeTree' AND ${EXPIRING_TABLES})`,
+  );
+  const expired = expiredPartitions(parts, now);
+  for (const { table, partitionId } of expired) {
+    await writer.command(sql`ALTER TABLE ${identifier(table)} DROP PARTITION ID ${partitionId}`);
+  }
+  return expired;
+}
+
+/**
+ * Replaces ClickHouse's copy of the projects whose retention is not the default
+ * (project_retention, read by the events table's retention_days DEFAULT at insert): the new
+ * rows go into a fresh table that then takes the name.
+ * NOTE: not TRUNCATE + INSERT: on 18.16 a truncated Join table loses its key, and every insert
+ * into events then fails ("joinGet only supports StorageJoin containing exactly one key").
+ * During the RENAME an insert may find no table and fail; the consumer retries it.
+ */
+export async function replaceProjectRetention(
+  writer: ClickHouseWriter,
+  exceptions: readonly { projectId: string; days: number }[],
+): Promise<void> {
+  await writer.command(sql`DROP TABLE IF EXISTS project_retention_next`);
+  await writer.command(
+    sql`CREATE TABLE project_retention_next (project_id UUID, retention_days UInt16) ENGINE = Join(ANY, LEFT, project_id)`,
+  );
+  if (exceptions.length > 0) {
+    const rows = exceptions.map((e) => sql`(toUUID(${e.projectId}), ${e.days})`);
+    await writer.command(sql`INSERT INTO project_retention_next (project_id, retention_days) VALUES ${join(rows)}`);
+  }
+  await writer.command(
+    sql`RENAME TABLE project_retention TO project_retention_previous, project_retention_next TO project_retention`,
+  );
+  await writer.command(sql`DROP TABLE IF EXISTS project_retention_previous`);
+}
