@@ -58,9 +58,15 @@ export function toRow(e: FixtureEvent): Record<string, unknown> {
   };
 }
 
-/** Inserts fixture events straight into the events table (the ingest path is tested elsewhere). */
+/**
+ * Inserts fixture events as the consumer stores a batch seen for the first time (the ingest
+ * path is tested elsewhere): into the events table and, once, into rollup_input, which feeds
+ * the rollups (clickhouse/007).
+ */
 export async function insertEvents(clickhouse: ClickHouseWriter, events: readonly FixtureEvent[]): Promise<void> {
-  await clickhouse.insertJsonRows('events', events.map(toRow));
+  const rows = events.map(toRow);
+  await clickhouse.insertJsonRows('events', rows);
+  await clickhouse.insertJsonRows('rollup_input', rows);
 }
 
 export const HOUR = 3_600_000;

@@ -7,6 +7,7 @@ import type { SentBatch } from '@framedeck/sender';
 import type { Pool } from '@framedeck/postgres';
 import { startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { TEST_ENV } from '../support/test-env.js';
+import { expect } from 'vitest';
 import { waitFor } from '../support/wait.js';
 
 /** Shared by the ingest integration tests: processes, a tenant, requests, and ClickHouse checks. */
@@ -121,6 +122,46 @@ export async function expectExactlyLedger(
         `(ledger ${ledger.size}, rows ${diff.rows})`,
     );
   }
+  await expectRollupsCountEachEventOnce(clickhouse, projectId, timeoutMs);
+}
+
+/**
+ * Waits until every rollup (clickhouse/007) has counted the project's events, then requires
+ * each to hold exactly the deduplicated events: a redelivered or retried batch rolled up
+ * twice shows as a surplus here, one never rolled up as a shortfall.
+ */
+export async function expectRollupsCountEachEventOnce(
+  clickhouse: ClickHouseWriter,
+  projectId: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const counts = async () => {
+    const [row] = await queryRows<Record<string, string>>(
+      clickhouse,
+      sql`SELECT
+        (SELECT count() FROM events FINAL WHERE project_id = ${projectId}) AS events,
+        (SELECT countIf(has_position = 1) FROM events FINAL WHERE project_id = ${projectId}) AS positioned,
+        (SELECT sum(events) FROM rollup_daily_counts WHERE project_id = ${projectId}) AS daily_counts,
+        (SELECT countMerge(events) FROM rollup_project_hours WHERE project_id = ${projectId}) AS project_hours,
+        (SELECT countMerge(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
+        (SELECT countMerge(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells`,
+    );
+    return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+  };
+  await waitFor(async () => ((c) => c.daily_counts! >= c.events!)(await counts()), {
+    timeoutMs,
+    intervalMs: 250,
+    what: `the rollups of project ${projectId}`,
+  });
+  const c = await counts();
+  expect(c).toEqual({
+    events: c.events,
+    positioned: c.positioned,
+    daily_counts: c.events,
+    project_hours: c.events,
+    build_stats: c.events,
+    heatmap_cells: c.positioned,
+  });
 }
 
 /** How the project's deduplicated (FINAL) rows compare with the ledger of acknowledged events. */

@@ -14,6 +14,7 @@ import {
   batchBody,
   event,
   expectExactlyLedger,
+  expectRollupsCountEachEventOnce,
   ledgerIds,
   newTenant,
   postEvents,
@@ -165,6 +166,7 @@ describe('ingest pipeline', () => {
       sql`SELECT count() AS n FROM events FINAL WHERE project_id = ${tenant.projectId} AND event_name = ${name}`,
     );
     expect(Number(row!.n)).toBe(5);
+    await expectRollupsCountEachEventOnce(stack.clickhouse, tenant.projectId);
   });
 
   it('stores a batch retried without Idempotency-Key once: the SDKs retry timeouts, 429 and 5xx with the same bytes', async () => {

@@ -1,6 +1,7 @@
 import { identifier, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import type { HeatmapCell } from './heatmap.schema.js';
-import { lastDays, projectAndWindow } from './time-window.js';
+import type { QuerySource } from './query-source.js';
+import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's heatmap parameter table. */
 export const HEATMAP_CELL_SIZES = [5, 10, 25, 50] as const;
@@ -102,18 +103,47 @@ type CellRow = {
 };
 
 /**
- * Heatmap cells of one map. Reads the events table without FINAL: duplicates exist only
- * between a Kafka redelivery and the next background merge (rare, and bounded to a batch),
- * while FINAL would make every heatmap several times slower.
+ * Heatmap cells of one map, from the cell rollup when the map's grid lines up with the
+ * rollup's (see servedByRollup), else from the events.
  */
-export async function queryHeatmap(clickhouse: ClickHouseReader, q: HeatmapQuery): Promise<HeatmapCell[]> {
+export async function queryHeatmap(
+  clickhouse: ClickHouseReader,
+  q: HeatmapQuery,
+  source: QuerySource = 'rollups',
+): Promise<HeatmapCell[]> {
+  const query = source === 'rollups' && servedByRollup(q.bounds) ? cellsFromRollup(q) : cellsFromEvents(q);
+  return toCells(await clickhouse.rows<CellRow>(query), q);
+}
+
+/** The rollup's cell size (clickhouse/007): cells of 5, 10, 25 and 50 units are sums of its cells. */
+export const ROLLUP_CELL_SIZE = 5;
+
+/**
+ * Whether the rollup answers exactly what the events would: the map's bounds lie on the
+ * rollup's 5-unit grid (every heatmap cell size is a multiple of 5, so each heatmap cell is
+ * then a whole number of rollup cells) and the map has no height range (the rollup keeps
+ * each cell's z range, not every event's z). Otherwise the events answer.
+ */
+export function servedByRollup(b: MapBounds): boolean {
+  const onGrid = (v: number) => Number.isInteger(v / ROLLUP_CELL_SIZE);
+  return (
+    onGrid(b.worldMinX) && onGrid(b.worldMinY) && onGrid(b.worldMaxX) && onGrid(b.worldMaxY) && b.worldMinZ === null
+  );
+}
+
+/**
+ * The plain query. Reads the events table without FINAL: duplicates exist only between a
+ * Kafka redelivery and the next background merge (rare, and bounded to a batch), while FINAL
+ * would make every heatmap several times slower.
+ */
+function cellsFromEvents(q: HeatmapQuery): SqlFragment {
   const filter = heatmapFilter(q);
-  const rows = await clickhouse.rows<CellRow>( // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
-    // Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per
-    // value cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
-    // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,
-    // coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir quantile here.
-    sql`SELECT ${cellKey(q)} AS cell,
+  // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
+  // Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per
+  // value cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
+  // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,
+  // coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir quantile here.
+  return sql`SELECT ${cellKey(q)} AS cell,
               count() AS event_count,
               round(avgIf(fps, fps > 0), 3) AS avg_fps,
               round(avgIf(frame_time_ms, frame_time_ms > 0), 3) AS avg_frame_time,
@@ -125,9 +155,50 @@ export async function queryHeatmap(clickhouse: ClickHouseReader, q: HeatmapQuery
      PREWHERE ${filter.prewhere}
         WHERE ${filter.where}
         GROUP BY cell
-        ORDER BY cell`,
-  );
-  return toCells(rows, q);
+        ORDER BY cell`;
+}
+
+/**
+ * The heatmap cell of a rollup cell along one axis. A rollup cell starting on the max edge
+ * holds points on that edge (which belong to the last cell, as in the events query) and
+ * points past it (which belong to none): `on_grid` tells them apart.
+ */
+function rollupAxis(
+  axis: 'x' | 'y',
+  min: number,
+  max: number,
+  cellSize: number,
+): { index: SqlFragment; inside: SqlFragment } {
+  const cell = identifier(`cell_${axis}`);
+  const onGrid = identifier(`${axis}_on_grid`);
+  const first = min / ROLLUP_CELL_SIZE;
+  const edge = max / ROLLUP_CELL_SIZE;
+  return {
+    index: sql`least(intDiv(${cell} * ${ROLLUP_CELL_SIZE} - ${min}, ${cellSize}), ${cellsAlong(min, max, cellSize) - 1})`,
+    inside: sql`${cell} >= ${first} AND (${cell} < ${edge} OR (${cell} = ${edge} AND ${onGrid} = 1))`,
+  };
+}
+
+/** The same cells from rollup_heatmap_cells: one row per 5-unit cell, day and dimension, whatever the events' number. */
+function cellsFromRollup(q: HeatmapQuery): SqlFragment {
+  const b = q.bounds;
+  const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize);
+  const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize);
+  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
+  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
+  return sql`SELECT ${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index} AS cell,
+              countMerge(events) AS event_count,
+              round(avgIfMerge(avg_fps), 3) AS avg_fps,
+              round(avgIfMerge(avg_frame_time), 3) AS avg_frame_time,
+              round(avgIfMerge(avg_memory) / ${BYTES_PER_MB}, 3) AS avg_memory,
+              round(avgIfMerge(avg_gpu_time), 3) AS avg_gpu_time,
+              if(countIfMerge(frame_samples) = 0, NULL,
+                 quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)[2] / 10) AS p95_frame_time
+         FROM rollup_heatmap_cells
+        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
+          AND ${x.inside} AND ${y.inside}
+        GROUP BY cell
+        ORDER BY cell`;
 }
 
 /** Centres, nulls and the 0..1 weight (normalised by the largest cell value). */

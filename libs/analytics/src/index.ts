@@ -1,4 +1,5 @@
 export * from './time-window.js';
+export * from './query-source.js';
 export * from './heatmap.query.js';
 export * from './heatmap.schema.js';
 export * from './insights.query.js';

@@ -1,5 +1,6 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { lastDays, projectAndWindow } from './time-window.js';
+import type { QuerySource } from './query-source.js';
+import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's insights parameter table. */
 export const INSIGHT_METRICS = ['count', 'unique_players'] as const;
@@ -33,7 +34,7 @@ export function isTimeGrouping(groupBy: InsightGroupBy): groupBy is Exclude<Insi
 
 /**
  * Trusted expressions chosen by the validated enum, never by user text, over the events
- * table (`timestamp`) and over the player_activity rollup (`day`, clickhouse/004).
+ * table (`timestamp`) and over the rollups keyed by `day` (player_activity, rollup_daily_counts).
  * NOTE: time groups stay Dates while aggregating (2 bytes a row instead of a string built for
  * each of millions of rows); JSON renders them as YYYY-MM-DD and months are cut to YYYY-MM after.
  */
@@ -46,18 +47,11 @@ const GROUP_ON_EVENTS: Record<InsightGroupBy, SqlFragment> = {
   platform: raw('platform'),
   build_id: raw('build_id'),
 };
-const GROUP_ON_ACTIVITY: Record<InsightGroupBy, SqlFragment> = {
+const GROUP_ON_ROLLUP: Record<InsightGroupBy, SqlFragment> = {
   ...GROUP_ON_EVENTS,
   day: raw('day'),
   week: raw('toMonday(day)'),
   month: raw('toStartOfMonth(day)'),
-};
-/** The events table's MATERIALIZED hash of each string column (clickhouse/005). */
-const NAME_HASH: Record<NameGroupBy, SqlFragment> = {
-  event_name: raw('event_name_hash'),
-  map_id: raw('map_id_hash'),
-  platform: raw('platform_hash'),
-  build_id: raw('build_id_hash'),
 };
 
 /**
@@ -66,13 +60,6 @@ const NAME_HASH: Record<NameGroupBy, SqlFragment> = {
  * faster than uniqExact on 10 M events here.
  */
 const UNIQUE_PLAYERS = raw("uniqCombinedIf(player_id, player_id != '')");
-
-/**
- * Where the answer comes from: `rollups` (what the API uses: hashed dimensions and the
- * player_activity set, see queryInsights) or `events` alone, the plain reference query the
- * rollups are tested against.
- */
-export type InsightsSource = 'rollups' | 'events';
 
 type Selected = { g: string; v: number };
 
@@ -84,17 +71,15 @@ type Selected = { g: string; v: number };
  * other groupings the `limit` largest groups, largest first (ties by name). Groups without
  * data are absent (no zero filling); days, weeks and months are UTC (weeks start on Monday).
  *
- * How the rollups answer exactly what the events would:
- *  - count by a time period: a scan of events (grouping by a Date is already cheap);
- *  - count by a name: events grouped by the name's hash (clickhouse/005), the names looked
- *    up in dimension_names (006), which holds every name of the project's events;
- *  - unique players: player_activity for the whole days of the range, plus the events of the
- *    first, partial day (the range is rolling: it starts `days` × 24 h before now).
+ * How the rollups answer exactly what the events would (the range is whole UTC days, see
+ * lastDays):
+ *  - counts: rollup_daily_counts (clickhouse/007), one row per day and dimension, summed;
+ *  - unique players: the player_activity set (004) of those days.
  */
 export async function queryInsights(
   clickhouse: ClickHouseReader,
   q: InsightsQuery,
-  source: InsightsSource = 'rollups',
+  source: QuerySource = 'rollups',
 ): Promise<InsightsResult> {
   const byTime = isTimeGrouping(q.groupBy);
   const order = byTime ? raw('g DESC') : raw('v DESC, g ASC');
@@ -113,55 +98,31 @@ export async function queryInsights(
 }
 
 /** Which query answers: see queryInsights. */
-function selectGrouped(q: InsightsQuery, source: InsightsSource, from: Date): SqlFragment {
+function selectGrouped(q: InsightsQuery, source: QuerySource, from: Date): SqlFragment {
   if (source === 'events') return eventsQuery(q, from);
-  if (q.metric === 'unique_players') return uniquePlayersFromActivity(q, from);
-  return isTimeGrouping(q.groupBy) ? eventsQuery(q, from) : countByHashedName(q, q.groupBy, from);
+  return q.metric === 'unique_players' ? uniquePlayersFromActivity(q, from) : countFromRollup(q, from);
 }
 
-/** The event-name condition, the same on events and on player_activity. */
+/** The event-name condition, the same on events and on the rollups. */
 function nameFilter(q: InsightsQuery): SqlFragment {
   return q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
-}
-
-/** The conditions of one query on events: the project, the rolling window from `from`, the event name. */
-function eventsWhere(q: InsightsQuery, from: Date): SqlFragment {
-  return sql`${projectAndWindow(q.projectId, { from })}${nameFilter(q)}`;
 }
 
 /** The plain query: every event of the range, grouped (each caller appends GROUP BY g …). */
 function eventsQuery(q: InsightsQuery, from: Date): SqlFragment {
   const metric = q.metric === 'count' ? raw('count()') : UNIQUE_PLAYERS;
-  return sql`SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, ${metric} AS v FROM events WHERE ${eventsWhere(q, from)}`;
+  return sql`SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, ${metric} AS v
+    FROM events WHERE ${projectAndWindow(q.projectId, { from })}${nameFilter(q)}`;
 }
 
-/**
- * Counts per name hash, then the names from dimension_names (clickhouse/006): the inner GROUP
- * BY runs over millions of rows on a UInt64; the outer one over one row per name (a 64-bit
- * hash collision would merge two names; a hash without a name would be named '').
- * NOTE: both subqueries carry an alias: modern servers refuse a JOIN of unnamed subqueries
- * (joined_subquery_requires_alias).
- */
-function countByHashedName(q: InsightsQuery, groupBy: NameGroupBy, from: Date): SqlFragment {
-  return sql`SELECT name AS g, sum(n) AS v
-    FROM (SELECT ${NAME_HASH[groupBy]} AS h, count() AS n FROM events WHERE ${eventsWhere(q, from)} GROUP BY h) AS counts
-    ANY LEFT JOIN (
-      SELECT DISTINCT hash AS h, name
-        FROM dimension_names
-       WHERE project_id = toUUID(${q.projectId}) AND dimension = ${groupBy}
-    ) AS names USING h`;
+/** Events per group from the daily counts (clickhouse/007): one row per day and dimension. */
+function countFromRollup(q: InsightsQuery, from: Date): SqlFragment {
+  return sql`SELECT ${GROUP_ON_ROLLUP[q.groupBy]} AS g, sum(events) AS v
+    FROM rollup_daily_counts WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
 }
 
-/** Players per group from the set rollup for whole days, and from events for the partial first day. */
+/** Players per group from the player_activity set (clickhouse/004). */
 function uniquePlayersFromActivity(q: InsightsQuery, from: Date): SqlFragment {
-  return sql`SELECT g, ${UNIQUE_PLAYERS} AS v
-    FROM (
-      SELECT ${GROUP_ON_ACTIVITY[q.groupBy]} AS g, player_id
-        FROM player_activity
-       WHERE project_id = toUUID(${q.projectId}) AND day > toDate(${from})${nameFilter(q)}
-      UNION ALL
-      SELECT ${GROUP_ON_EVENTS[q.groupBy]} AS g, player_id
-        FROM events
-       WHERE ${eventsWhere(q, from)} AND toDate(timestamp) = toDate(${from})
-    )`;
+  return sql`SELECT ${GROUP_ON_ROLLUP[q.groupBy]} AS g, ${UNIQUE_PLAYERS} AS v
+    FROM player_activity WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
 }

@@ -1,16 +1,21 @@
 import { sql, type SqlFragment } from '@framedeck/clickhouse';
 
 /**
- * The time range an analytics query reads: `days` means the last days × 24 hours up to
- * `now` (a rolling window, not calendar days), plus anything stamped later than `now`
+ * The time range an analytics query reads: `days` means whole UTC days, from 00:00 UTC of
+ * the day `days` × 24 hours before `now`, up to now, plus anything stamped later than `now`
  * (ingest accepts timestamps up to 48 hours ahead, and clocks of game clients drift).
+ *
+ * Why whole days: the rollups (clickhouse/007) hold one row per day and dimension, so a range
+ * of whole days is answered from them alone. A rolling window (days × 24 h back to the
+ * minute) would need the events of its partial first day, a scan that grows with volume.
  */
 export type TimeWindow = { from: Date; to?: Date };
 
 const DAY_MS = 86_400_000;
 
 export function lastDays(days: number, now: Date = new Date()): TimeWindow {
-  return { from: new Date(now.getTime() - days * DAY_MS) };
+  const start = now.getTime() - days * DAY_MS;
+  return { from: new Date(start - (start % DAY_MS)) };
 }
 
 /**
@@ -21,4 +26,9 @@ export function lastDays(days: number, now: Date = new Date()): TimeWindow {
 export function projectAndWindow(projectId: string, window: TimeWindow): SqlFragment {
   const upper = window.to ? sql` AND timestamp < ${window.to} AND toDate(timestamp) <= toDate(${window.to})` : sql``;
   return sql`project_id = toUUID(${projectId}) AND toDate(timestamp) >= toDate(${window.from}) AND timestamp >= ${window.from}${upper}`;
+}
+
+/** The range of lastDays (which starts at 00:00 UTC) on a rollup keyed by `day`: whole days cover it. */
+export function projectAndDays(projectId: string, window: Pick<TimeWindow, 'from'>): SqlFragment {
+  return sql`project_id = toUUID(${projectId}) AND day >= toDate(${window.from})`;
 }

@@ -27,3 +27,10 @@ export {
 } from './events.rowbinary.js';
 export { insertEventRejections, insertEventsBlock, type EventRejectionRow } from './events.writer.js';
 export { queryProjectActivity, queryProjectRejections, type ProjectActivity } from './project-activity.queries.js';
+export {
+  findRolledUpBatches,
+  insertRollupInput,
+  rollupBatchKey,
+  rowsToRollUp,
+  type BatchSegment,
+} from './rollups.writer.js';

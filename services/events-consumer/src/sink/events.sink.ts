@@ -1,5 +1,9 @@
 import {
   EventsRowBinaryBlock,
+  findRolledUpBatches,
+  insertRollupInput,
+  rowsToRollUp,
+  type BatchSegment,
   insertEventRejections,
   insertEventsBlock,
   retryWrite,
@@ -24,9 +28,13 @@ export type EventsSinkOptions = {
 /** What the sink reports per table: rows written, time to durable (retries included), retries. */
 export type InsertMetrics = Pick<ConsumerMetrics, 'insertRows' | 'insertSeconds' | 'insertRetries'>;
 
-/** A validated batch's events as RowBinary rows of `block` (each keeps its index in the batch: its event id). */
-export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBatch): void {
+/**
+ * A validated batch's events as RowBinary rows of `block` (each keeps its index in the batch:
+ * its event id); returns where they lie in the block, for the rollups.
+ */
+export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBatch): BatchSegment {
   const { envelope } = batch;
+  const start = block.byteLength;
   const context = {
     projectId: uuidToRowBinary(envelope.projectId),
     batchId: uuidToRowBinary(envelope.batchId),
@@ -34,6 +42,7 @@ export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBat
     receivedAtSeconds: Math.floor(envelope.receivedAtMs / 1000),
   };
   for (const { index, event } of batch.accepted) block.append(context, event, index);
+  return { projectId: envelope.projectId, batchId: envelope.batchId, start, end: block.byteLength };
 }
 
 type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
@@ -66,6 +75,9 @@ export class EventsSink {
   private block: EventsRowBinaryBlock;
   private readonly spareBlocks: EventsRowBinaryBlock[] = [];
   private rejections: EventRejectionRow[] = [];
+  private segments: BatchSegment[] = [];
+  /** The rollup step of one block at a time (see insert). */
+  private rollupQueue: Promise<void> = Promise.resolve();
   private ticket = deferred();
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -89,7 +101,7 @@ export class EventsSink {
   /** Adds a validated batch's rows and rejection counts; the returned promise resolves when they are durable. */
   add(batch: ValidatedBatch): Promise<void> {
     if (this.abort.signal.aborted) return Promise.reject(new Error('events sink is stopped'));
-    appendBatchRows(this.block, batch);
+    this.segments.push(appendBatchRows(this.block, batch));
     this.rejections.push(...batch.rejections);
     const ticket = this.ticket.promise;
     if (this.block.rows >= this.options.flushRows || this.block.byteLength >= this.options.flushBytes) this.flush();
@@ -103,6 +115,7 @@ export class EventsSink {
     this.timer = undefined;
     const block = this.block;
     const rejections = this.rejections;
+    const segments = this.segments;
     const ticket = this.ticket;
     this.ticket = deferred();
     const earlier = [...this.inFlight];
@@ -114,8 +127,9 @@ export class EventsSink {
     } else {
       this.block = this.spareBlocks.pop() ?? new EventsRowBinaryBlock();
       this.rejections = [];
+      this.segments = [];
       work = this.acquireSlot()
-        .then(() => this.insert(block, rejections))
+        .then(() => this.insert(block, segments, rejections))
         .finally(() => {
           this.releaseSlot();
           block.reset();
@@ -152,10 +166,23 @@ export class EventsSink {
     this.ticket.reject(new Error('events sink stopped'));
   }
 
-  private async insert(block: EventsRowBinaryBlock, rejections: EventRejectionRow[]): Promise<void> {
+  /**
+   * Events first, then the rollups, then the rejection counts; the block's offsets commit only
+   * after all three. The rollup step looks up which batches are already rolled up and inserts
+   * the others (rollups.writer.ts states the guarantee). It runs for one block at a time, so
+   * two blocks in flight holding the same retried batch cannot both find it missing.
+   */
+  private async insert(
+    block: EventsRowBinaryBlock,
+    segments: readonly BatchSegment[],
+    rejections: EventRejectionRow[],
+  ): Promise<void> {
     const started = Date.now();
     if (block.rows > 0) {
       await this.insertWithRetry('events', block.rows, () => insertEventsBlock(this.clickhouse, block.bytes()));
+      const rollup = this.rollupQueue.then(() => this.rollUp(block.bytes(), segments));
+      this.rollupQueue = rollup.catch(() => undefined);
+      await rollup;
     }
     if (rejections.length > 0) {
       await this.insertWithRetry('event_rejections', rejections.length, () =>
@@ -165,6 +192,18 @@ export class EventsSink {
     this.stats.insertedRows += block.rows;
     this.stats.insertedBlocks++;
     this.logger.debug({ rows: block.rows, bytes: block.byteLength, ms: Date.now() - started }, 'block inserted');
+  }
+
+  /** Adds the block's not yet rolled-up batches to the rollups; the lookup is repeated on every attempt. */
+  private async rollUp(rows: Buffer, segments: readonly BatchSegment[]): Promise<void> {
+    let inserted = 0;
+    await this.insertWithRetry('rollup_input', 0, async () => {
+      const rolledUp = await findRolledUpBatches(this.clickhouse, segments);
+      const pending = rowsToRollUp(rows, segments, rolledUp);
+      inserted = pending.length;
+      if (pending.length > 0) await insertRollupInput(this.clickhouse, pending);
+    });
+    this.logger.debug({ bytes: inserted }, 'rollups fed');
   }
 
   /** One table's insert, retried (backoff + jitter) until it succeeds or the sink stops. */
