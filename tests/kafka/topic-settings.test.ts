@@ -1,5 +1,4 @@
-import { ConfigResourceTypes } from 'kafkajs';
-import { createKafka, ensureTopics, type Admin } from '@framedeck/kafka';
+import { ConfigResourceTypes, createKafka, ensureTopics, type Admin } from '@framedeck/kafka';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deleteTopics, freshKafkaConfig, quietLogger } from './kafka-fixtures.js';
 

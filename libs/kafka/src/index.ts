@@ -1,7 +1,8 @@
 export type { Kafka, Producer, Consumer, Admin, EachBatchPayload, Message, KafkaMessage } from 'kafkajs';
 export { createKafka } from './client.js';
-export { ensureTopics, topicConfigEntries, type EnsureTopicsReport } from './topics.js';
+export { ConfigResourceTypes, ensureTopics, topicConfigEntries, type EnsureTopicsReport } from './topics.js';
 export {
+  CompressionTypes,
   compressionType,
   DEAD_LETTER_HEADROOM_BYTES,
   largestValueBytes,
@@ -10,3 +11,4 @@ export {
   recordBytes,
   type SizedRecord,
 } from './record-batch.js';
+export { DEAD_LETTER_HEADERS, deadLetterMarks, originalHeaders } from './dead-letter.js';

@@ -1,4 +1,6 @@
 import { CompressionTypes } from 'kafkajs';
+
+export { CompressionTypes };
 import type { KafkaConfig } from '@framedeck/config';
 
 /**

@@ -1,5 +1,8 @@
-import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import type { KafkaConfig } from '@framedeck/config';
+
+// NOTE: kafkajs is CommonJS; Node's ESM loader finds only some of its names, not this enum.
+export const { ConfigResourceTypes } = kafkajs;
 
 /**
  * The settings FrameDeck's topics carry (events and dead letters alike: a dead-letter topic

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CompressionTypes } from 'kafkajs';
-import { recordBatchBound, recordBytes, type Producer } from '@framedeck/kafka';
+import { CompressionTypes, recordBatchBound, recordBytes, type Producer } from '@framedeck/kafka';
 import { createLogger } from '@framedeck/logging';
 import { encodeTelemetryBatch } from '@framedeck/proto';
 import { describe, expect, it } from 'vitest';
