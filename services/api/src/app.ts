@@ -129,7 +129,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
   // req.ip (per-IP limits: sign-in, anonymous requests, OAuth registration) is read from
   // X-Forwarded-For only when the peer is one of FRAMEDECK_TRUSTED_PROXIES; default nobody.
   app.set('trust proxy', proxyTrust);
-  app.use(observeRequests(proxyTrust, metrics));
+  app.use(observeRequests(proxyTrust, metrics, logger));
   const https = config.addresses.appOrigin.startsWith('https:');
   app.use((_req, res, next) => {
     // No response of ours may be sniffed into another type (e.g. JSON rendered as HTML).
