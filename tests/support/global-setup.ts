@@ -26,14 +26,15 @@ export default async function setup(): Promise<void> {
 
 /**
  * Test fixtures are dated at a fixed day (tests/analytics/event-fixtures.ts NOW), months before
- * the wall clock: on a modern server the events TTL (clickhouse/009) would expire them in the
- * background. TTL merges are held in the test database; retention tests drop partitions
- * through the retention worker with an explicit clock instead.
+ * the wall clock: on a modern server the events TTL (clickhouse/009) would expire them, in
+ * background merges and in every mutation (erasure) that rewrites their part. The test
+ * database's events table has no TTL; retention tests drop partitions through the retention
+ * worker with an explicit clock instead.
  */
 async function holdRetentionTtl(config: ClickHouseConfig): Promise<void> {
   const writer: ClickHouseWriter = createClickHouseWriter(config);
   try {
-    if ((await writer.engine()).generation === 'modern') await writer.command(sql`SYSTEM STOP TTL MERGES events`);
+    if ((await writer.engine()).generation === 'modern') await writer.command(sql`ALTER TABLE events REMOVE TTL`);
   } finally {
     await writer.close();
   }
