@@ -61,6 +61,11 @@ describe('threshold profiles', () => {
         frameTimeMs: { good: 16.7, warn: 33.3 },
         gpuTimeMs: { good: 14, warn: 28 },
         memoryMb: { good: 4096, warn: 6144 },
+        platform: null,
+        resolution: null,
+        buildConfig: null,
+        gpu: null,
+        storage: null,
         createdAt: expect.any(String),
       },
     ]);
@@ -151,6 +156,7 @@ describe('alert rules', () => {
     'mapName',
     'thresholdProfileId',
     'thresholdProfileName',
+    'thresholdProfileIds',
     'metric',
     'thresholdLevel',
     'failPercentage',
@@ -178,6 +184,7 @@ describe('alert rules', () => {
       mapName: 'Dust',
       thresholdProfileId: defaultProfileId,
       thresholdProfileName: 'Default',
+      thresholdProfileIds: [defaultProfileId],
       metric: 'fps',
       thresholdLevel: 'warn',
       failPercentage: 25,
@@ -281,7 +288,7 @@ describe('alert rules', () => {
     expect(missingMap.body.detail).toBe(foreignMap.body.detail);
     expect(foreignMap.text).not.toContain('Secret map');
     expect((await attempt({ thresholdProfileId: otherProfileId })).body.detail).toBe(
-      'thresholdProfileId: not found in this project.',
+      'thresholdProfileIds: not found in this project.',
     );
     expect((await attempt({ channelIds: [otherChannelId] })).body.detail).toBe(
       'channelIds: not found in this project.',
@@ -365,6 +372,7 @@ describe('alert history', () => {
         metric: 'fps',
         thresholdLevel: 'warn',
         threshold: 30,
+        thresholdProfileId: null,
         failPercentage: 25,
         failingCells: status === 'triggered' ? 3 : 0,
         totalCells: 8,

@@ -90,6 +90,13 @@ export const ANALYTICS_SCOPE_ROWS: Array<{
     request: async (t) => ({ url: '/v1/content', projectId: t.projectId }),
   },
   {
+    operationId: 'listProjectContent',
+    method: 'GET',
+    path: '/v1/projects/{id}/content',
+    scope: 'analytics:read',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}/content` }),
+  },
+  {
     operationId: 'upsertContent',
     method: 'POST',
     path: '/v1/content',

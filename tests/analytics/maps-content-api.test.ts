@@ -203,7 +203,10 @@ describe('content registry', () => {
     expect(byEvent.body.data.rows).toContainEqual({ group: 'boss_kill', value: 1, label: 'Boss defeated' });
 
     const del = await content({ method: 'DELETE', path: '/v1/content?type=map&key=m_03' });
-    expect(del.body).toEqual({ success: true, data: { type: 'map', key: 'm_03' } });
+    expect(del.body).toMatchObject({
+      success: true,
+      data: { type: 'map', key: 'm_03', displayName: 'Harbour at night' },
+    });
     validator.expectProblem(await content({ method: 'DELETE', path: '/v1/content?type=map&key=m_03' }), 404);
   });
 

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createApiKey, type BootstrapResult } from '@framedeck/accounts';
 import { KEY_PRESETS, type KeyPreset, type Scope } from '@framedeck/auth';
-import { insertAlertRule, insertNotificationChannel } from '@framedeck/postgres';
+import { insertAlertRule, insertNotificationChannel, insertThresholdProfile } from '@framedeck/postgres';
+import { DEFAULT_THRESHOLD_PROFILE } from '@framedeck/alerts';
 import { createTestMap, testRuleFields } from '../alerts/support/alerts-fixtures.js';
 import { ANALYTICS_SCOPE_ROWS } from '../analytics/analytics-scope-rows.js';
 import { startApi, type ApiResponse, type RequestOptions, type TestApi } from './support/api-harness.js';
@@ -132,6 +134,38 @@ const MATRIX: MatrixRow[] = [
     request: async (t) => ({ url: `/v1/projects/${t.projectId}/threshold-profiles` }),
   },
   {
+    operationId: 'createThresholdProfile',
+    method: 'POST',
+    path: '/v1/projects/{id}/threshold-profiles',
+    scope: 'resources:write',
+    request: async (t) => ({
+      url: `/v1/projects/${t.projectId}/threshold-profiles`,
+      method: 'POST',
+      json: { name: `matrix ${randomUUID()}` },
+    }),
+  },
+  {
+    operationId: 'updateThresholdProfile',
+    method: 'PATCH',
+    path: '/v1/projects/{id}/threshold-profiles/{profileId}',
+    scope: 'resources:write',
+    request: async (t, api) => ({
+      url: `/v1/projects/${t.projectId}/threshold-profiles/${await matrixProfile(t, api)}`,
+      method: 'PATCH',
+      json: { fps: { good: 61 } },
+    }),
+  },
+  {
+    operationId: 'deleteThresholdProfile',
+    method: 'DELETE',
+    path: '/v1/projects/{id}/threshold-profiles/{profileId}',
+    scope: 'resources:write',
+    request: async (t, api) => ({
+      url: `/v1/projects/${t.projectId}/threshold-profiles/${await matrixProfile(t, api)}`,
+      method: 'DELETE',
+    }),
+  },
+  {
     operationId: 'listNotificationChannels',
     method: 'GET',
     path: '/v1/projects/{id}/notification-channels',
@@ -183,6 +217,20 @@ const MATRIX: MatrixRow[] = [
 async function matrixRule(t: BootstrapResult, api: TestApi): Promise<string> {
   const map = await createTestMap(api.pool, t.projectId);
   return insertAlertRule(api.pool, t.projectId, await testRuleFields(api.pool, t.projectId, map, { isActive: false }));
+}
+
+async function matrixProfile(t: BootstrapResult, api: TestApi): Promise<string> {
+  const inserted = await insertThresholdProfile(api.pool, t.projectId, {
+    ...DEFAULT_THRESHOLD_PROFILE,
+    name: `matrix ${randomUUID()}`,
+    platform: null,
+    resolution: null,
+    buildConfig: null,
+    gpu: null,
+    storage: null,
+  });
+  if (!('id' in inserted)) throw new Error(`profile not inserted: ${inserted.conflict}`);
+  return inserted.id;
 }
 
 const PRESETS = Object.keys(KEY_PRESETS) as KeyPreset[];

@@ -26,6 +26,8 @@ export const ALERT_RULE_BOUNDS = {
   /** 0 = no cooldown; at most one week. */
   cooldownMinutes: { min: 0, max: 10_080 },
   channelsPerRule: 20,
+  /** Threshold profiles one rule may hold its cells to (the Framedash CLI allows 10). */
+  profilesPerRule: 10,
 } as const;
 
 /** What a rule gets when the create body leaves a field out. */

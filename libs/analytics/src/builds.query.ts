@@ -1,6 +1,7 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { BYTES_PER_MB } from './heatmap.query.js';
-import { lastDays, projectAndWindow } from './time-window.js';
+import type { QuerySource } from './query-source.js';
+import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 import { compareStats, type MetricComparison, type MetricStats } from './builds.verdict.js';
 
 export const BUILDS_DAYS = [7, 14, 30, 90] as const;
@@ -20,20 +21,44 @@ export type BuildSummary = {
   lastSeen: string;
 };
 
-export type BuildsQuery = { projectId: string; days: number; limit: number; now?: Date };
+export type BuildsQuery = {
+  projectId: string;
+  days: number;
+  limit: number;
+  /** Only this build (a CI job polling for its own build, whatever the limit). */
+  buildId?: string | undefined;
+  now?: Date;
+};
 
-/** Build ids that have performance data in the range, most recently seen first. */
-export async function queryBuilds(clickhouse: ClickHouseReader, q: BuildsQuery): Promise<BuildSummary[]> {
-  const rows =
-    await clickhouse.rows<BuildSummary>(sql`SELECT build_id AS buildId, count() AS events, countIf(${HAS_SAMPLE}) AS samples,
+/**
+ * Build ids that have performance data in the range, most recently seen first: from
+ * rollup_build_stats (clickhouse/007, one row per day, build, map, platform and source), or
+ * the plain query over events it is tested against.
+ */
+export async function queryBuilds(
+  clickhouse: ClickHouseReader,
+  q: BuildsQuery,
+  source: QuerySource = 'rollups',
+): Promise<BuildSummary[]> {
+  const window = lastDays(q.days, q.now);
+  const only = q.buildId === undefined ? sql`` : sql` AND build_id = ${q.buildId}`;
+  const stats =
+    source === 'rollups'
+      ? sql`countMerge(events) AS events, countIfMerge(samples) AS samples,
                arraySort(groupUniqArray(platform)) AS platforms, uniqExact(map_id) AS maps,
-               formatDateTime(min(timestamp), '%FT%TZ', 'UTC') AS firstSeen,
-               formatDateTime(max(timestamp), '%FT%TZ', 'UTC') AS lastSeen
+               minMerge(first_seen) AS first, maxMerge(last_seen) AS last
+          FROM rollup_build_stats
+         WHERE ${projectAndDays(q.projectId, window)}`
+      : sql`count() AS events, countIf(${HAS_SAMPLE}) AS samples,
+               arraySort(groupUniqArray(platform)) AS platforms, uniqExact(map_id) AS maps,
+               min(timestamp) AS first, max(timestamp) AS last
           FROM events
-         WHERE ${projectAndWindow(q.projectId, lastDays(q.days, q.now))} AND build_id != ''
-         GROUP BY build_id
-        HAVING samples > 0
-         ORDER BY max(timestamp) DESC, build_id
+         WHERE ${projectAndWindow(q.projectId, window)}`;
+  const rows = await clickhouse.rows<BuildSummary>(sql`SELECT build_id AS buildId, events, samples, platforms, maps,
+               formatDateTime(first, '%FT%TZ', 'UTC') AS firstSeen, formatDateTime(last, '%FT%TZ', 'UTC') AS lastSeen
+          FROM (SELECT build_id, ${stats} AND build_id != ''${only} GROUP BY build_id)
+         WHERE samples > 0
+         ORDER BY last DESC, build_id
          LIMIT ${q.limit}`);
   return rows.map((r) => ({ ...r, platforms: r.platforms.filter((p) => p !== '') }));
 }
@@ -81,7 +106,8 @@ export type BuildComparison = {
   maps: Array<{ mapId: string } & BuildComparisonScope>;
 };
 
-function statColumns(): SqlFragment {
+/** Per metric: samples, mean and p50/p95/p99, over the events (values above 0 of sample-carrying events). */
+function statColumnsOnEvents(): SqlFragment {
   return raw(
     METRIC_NAMES.map((name) => {
       const { column, scale } = BUILD_METRICS[name];
@@ -90,6 +116,20 @@ function statColumns(): SqlFragment {
         `countIf(${cond}) AS ${name}_n`,
         `avgIf(${column}, ${cond}) * ${scale} AS ${name}_avg`,
         `arrayMap(v -> v * ${scale}, quantilesIf(0.5, 0.95, 0.99)(${column}, ${cond})) AS ${name}_q`,
+      ].join(',\n');
+    }).join(',\n'),
+  );
+}
+
+/** The same statistics merged from rollup_build_stats, whose states keep the same conditions. */
+function statColumnsOnRollup(): SqlFragment {
+  return raw(
+    METRIC_NAMES.map((name) => {
+      const { scale } = BUILD_METRICS[name];
+      return [
+        `countIfMerge(${name}_n) AS ${name}_n`,
+        `avgIfMerge(${name}_avg) * ${scale} AS ${name}_avg`,
+        `arrayMap(v -> v * ${scale}, quantilesIfMerge(0.5, 0.95, 0.99)(${name}_q)) AS ${name}_q`,
       ].join(',\n');
     }).join(',\n'),
   );
@@ -129,14 +169,21 @@ function scope(base: StatsRow | undefined, target: StatsRow | undefined, q: Buil
  * samples (values above 0); quantiles are ClickHouse's `quantiles` (reservoir of 8192 values
  * per group, exact below that, linear interpolation).
  */
-export async function compareBuilds(clickhouse: ClickHouseReader, q: BuildsCompareQuery): Promise<BuildComparison> {
-  const where = sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))}
-    AND build_id IN (${q.base}, ${q.target}) AND ${HAS_SAMPLE}`;
+export async function compareBuilds(
+  clickhouse: ClickHouseReader,
+  q: BuildsCompareQuery,
+  source: QuerySource = 'rollups',
+): Promise<BuildComparison> {
+  const window = lastDays(q.days, q.now);
+  const builds = sql`build_id IN (${q.base}, ${q.target})`;
+  const from =
+    source === 'rollups'
+      ? sql`${statColumnsOnRollup()} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
+      : sql`${statColumnsOnEvents()} FROM events
+             WHERE ${projectAndWindow(q.projectId, window)} AND ${builds} AND ${HAS_SAMPLE}`;
   const [overall, perMap] = await Promise.all([
-    clickhouse.rows<StatsRow>(sql`SELECT build_id, ${statColumns()} FROM events WHERE ${where} GROUP BY build_id`),
-    clickhouse.rows<StatsRow>(
-      sql`SELECT build_id, map_id, ${statColumns()} FROM events WHERE ${where} GROUP BY build_id, map_id ORDER BY map_id`,
-    ),
+    clickhouse.rows<StatsRow>(sql`SELECT build_id, ${from} GROUP BY build_id`),
+    clickhouse.rows<StatsRow>(sql`SELECT build_id, map_id, ${from} GROUP BY build_id, map_id ORDER BY map_id`),
   ]);
   const find = (rows: StatsRow[], build: string, mapId?: string) =>
     rows.find((r) => r.build_id === build && (mapId === undefined || r.map_id === mapId));

@@ -8,6 +8,8 @@ export type AlertEvaluationRecord = {
   metric: string;
   thresholdLevel: string;
   threshold: number;
+  /** The rule's profile that decided the evaluation (null in entries recorded before migration 006). */
+  thresholdProfileId: string | null;
   failPercentage: number;
   failingCells: number;
   totalCells: number;
@@ -19,8 +21,9 @@ export type AlertEvaluationRecord = {
 export async function insertAlertEvaluation(db: Queryable, record: AlertEvaluationRecord): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO alert_evaluations (project_id, rule_id, evaluated_at, status, metric, threshold_level, threshold,
-       fail_percentage, failing_cells, total_cells, failing_percentage, worst_cells, notification_outcome)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+       fail_percentage, failing_cells, total_cells, failing_percentage, worst_cells, notification_outcome,
+       threshold_profile_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
     [
       record.projectId,
       record.ruleId,
@@ -35,6 +38,7 @@ export async function insertAlertEvaluation(db: Queryable, record: AlertEvaluati
       record.failingPercentage,
       JSON.stringify(record.worstCells),
       record.notificationOutcome,
+      record.thresholdProfileId,
     ],
   );
   return rows[0]!.id;
@@ -72,7 +76,8 @@ export type AlertHistoryFilter = {
 export async function listAlertHistory(db: Queryable, filter: AlertHistoryFilter): Promise<AlertHistoryEntry[]> {
   const { rows } = await db.query<AlertHistoryEntry>(
     `SELECT e.id, e.rule_id AS "ruleId", r.name AS "ruleName", e.evaluated_at AS "evaluatedAt", e.status,
-            e.metric, e.threshold_level AS "thresholdLevel", e.threshold, e.fail_percentage AS "failPercentage",
+            e.metric, e.threshold_level AS "thresholdLevel", e.threshold,
+            e.threshold_profile_id AS "thresholdProfileId", e.fail_percentage AS "failPercentage",
             e.failing_cells AS "failingCells", e.total_cells AS "totalCells",
             e.failing_percentage AS "failingPercentage", e.worst_cells AS "worstCells",
             e.notification_outcome AS "notificationOutcome",

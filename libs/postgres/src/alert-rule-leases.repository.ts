@@ -25,7 +25,8 @@ export type LeasedAlertRule = {
     worldMinZ: number | null;
     worldMaxZ: number | null;
   };
-  thresholds: ThresholdValues;
+  /** The rule's threshold profiles in the rule's order; the first is its primary profile. */
+  profiles: Array<{ id: string; thresholds: ThresholdValues }>;
 };
 
 /**
@@ -57,11 +58,13 @@ export async function claimDueAlertRules(
               'worldMinX', m.world_min_x, 'worldMinY', m.world_min_y,
               'worldMaxX', m.world_max_x, 'worldMaxY', m.world_max_y,
               'worldMinZ', m.world_min_z, 'worldMaxZ', m.world_max_z) AS map,
-            (SELECT row_to_json(t) FROM (SELECT ${THRESHOLD_COLUMNS}) t) AS thresholds
+            (SELECT json_agg(json_build_object('id', tp.id, 'thresholds', (SELECT row_to_json(t) FROM
+                      (SELECT ${THRESHOLD_COLUMNS}) t)) ORDER BY p.position)
+               FROM alert_rule_threshold_profiles p JOIN threshold_profiles tp ON tp.id = p.profile_id
+              WHERE p.rule_id = r.id) AS profiles
        FROM claimed
        JOIN alert_rules r ON r.id = claimed.rule_id
-       JOIN maps m ON m.id = r.map_id
-       JOIN threshold_profiles tp ON tp.id = r.threshold_profile_id`,
+       JOIN maps m ON m.id = r.map_id`,
     [input.now, input.leaseToken, input.leaseMs, input.limit],
   );
   return rows;

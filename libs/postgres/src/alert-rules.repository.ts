@@ -4,7 +4,11 @@ import type { Queryable } from './queryable.js';
 export type AlertRuleFields = {
   name: string;
   mapId: string;
-  thresholdProfileId: string;
+  /**
+   * The rule's threshold profiles, in order; at least one. The first is the rule's primary
+   * profile (alert_rules.threshold_profile_id, listed as thresholdProfileId).
+   */
+  thresholdProfileIds: string[];
   metric: string;
   thresholdLevel: string;
   failPercentage: number;
@@ -19,6 +23,7 @@ export type AlertRuleFields = {
 export type AlertRuleListing = Omit<AlertRuleFields, 'channelIds'> & {
   id: string;
   mapName: string | null;
+  thresholdProfileId: string;
   thresholdProfileName: string | null;
   createdAt: Date;
   latestStatus: 'triggered' | 'resolved' | null;
@@ -33,7 +38,9 @@ const LISTING_QUERY = `
          r.cooldown_minutes AS "cooldownMinutes", r.is_active AS "isActive", r.created_at AS "createdAt",
          s.last_status AS "latestStatus",
          ARRAY(SELECT c.channel_id::text FROM alert_rule_channels c WHERE c.rule_id = r.id ORDER BY c.channel_id)
-           AS "channelIds"
+           AS "channelIds",
+         ARRAY(SELECT p.profile_id::text FROM alert_rule_threshold_profiles p WHERE p.rule_id = r.id
+                ORDER BY p.position) AS "thresholdProfileIds"
     FROM alert_rules r
     LEFT JOIN maps m ON m.id = r.map_id AND m.project_id = r.project_id
     LEFT JOIN threshold_profiles tp ON tp.id = r.threshold_profile_id
@@ -67,23 +74,29 @@ export async function getAlertRule(
 export async function findForeignAlertReferences(
   db: Queryable,
   projectId: string,
-  refs: { mapId?: string; thresholdProfileId?: string; channelIds?: readonly string[] },
-): Promise<Array<'mapId' | 'thresholdProfileId' | 'channelIds'>> {
+  refs: { mapId?: string; thresholdProfileIds?: readonly string[]; channelIds?: readonly string[] },
+): Promise<Array<'mapId' | 'thresholdProfileIds' | 'channelIds'>> {
   const channelIds = [...new Set(refs.channelIds ?? [])];
-  const { rows } = await db.query<{ mapOk: boolean; profileOk: boolean; channelsFound: number }>(
+  const profileIds = [...new Set(refs.thresholdProfileIds ?? [])];
+  const { rows } = await db.query<{ mapOk: boolean; profilesFound: number; channelsFound: number }>(
     `SELECT ($2::uuid IS NULL OR EXISTS (SELECT 1 FROM maps WHERE id = $2 AND project_id = $1)) AS "mapOk",
-            ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM threshold_profiles WHERE id = $3 AND project_id = $1))
-              AS "profileOk",
+            (SELECT count(*) FROM threshold_profiles WHERE project_id = $1 AND id = ANY($3::uuid[]))::int
+              AS "profilesFound",
             (SELECT count(*) FROM notification_channels WHERE project_id = $1 AND id = ANY($4::uuid[]))::int
               AS "channelsFound"`,
-    [projectId, refs.mapId ?? null, refs.thresholdProfileId ?? null, channelIds],
+    [projectId, refs.mapId ?? null, profileIds, channelIds],
   );
   const row = rows[0]!;
-  const foreign: Array<'mapId' | 'thresholdProfileId' | 'channelIds'> = [];
+  const foreign: Array<'mapId' | 'thresholdProfileIds' | 'channelIds'> = [];
   if (!row.mapOk) foreign.push('mapId');
-  if (!row.profileOk) foreign.push('thresholdProfileId');
+  if (row.profilesFound !== profileIds.length) foreign.push('thresholdProfileIds');
   if (row.channelsFound !== channelIds.length) foreign.push('channelIds');
   return foreign;
+}
+
+function primaryProfile(ids: readonly string[]): string {
+  if (ids.length === 0) throw new Error('a rule needs at least one threshold profile');
+  return ids[0]!;
 }
 
 /** Inserts the rule, its channel links and its evaluator state (due at once) in one statement. */
@@ -96,13 +109,17 @@ export async function insertAlertRule(db: Queryable, projectId: string, fields: 
      links AS (
        INSERT INTO alert_rule_channels (project_id, rule_id, channel_id)
        SELECT rule.project_id, rule.id, channel_id FROM rule, unnest($12::uuid[]) AS channel_id),
+     profiles AS (
+       INSERT INTO alert_rule_threshold_profiles (project_id, rule_id, profile_id, position)
+       SELECT rule.project_id, rule.id, p.id, p.position - 1
+         FROM rule, unnest($13::uuid[]) WITH ORDINALITY AS p(id, position)),
      state AS (INSERT INTO alert_rule_state (rule_id) SELECT id FROM rule)
      SELECT id FROM rule`,
     [
       projectId,
       fields.name,
       fields.mapId,
-      fields.thresholdProfileId,
+      primaryProfile(fields.thresholdProfileIds),
       fields.metric,
       fields.thresholdLevel,
       fields.failPercentage,
@@ -111,6 +128,7 @@ export async function insertAlertRule(db: Queryable, projectId: string, fields: 
       fields.cooldownMinutes,
       fields.isActive,
       [...new Set(fields.channelIds)],
+      [...new Set(fields.thresholdProfileIds)],
     ],
   );
   return rows[0]!.id;
@@ -144,6 +162,14 @@ export async function updateAlertRule(
        INSERT INTO alert_rule_channels (project_id, rule_id, channel_id)
        SELECT rule.project_id, rule.id, channel_id FROM rule, unnest($13::uuid[]) AS channel_id
        ON CONFLICT DO NOTHING),
+     unlinked_profiles AS (
+       DELETE FROM alert_rule_threshold_profiles p USING rule
+        WHERE $14::uuid[] IS NOT NULL AND p.rule_id = rule.id AND p.profile_id <> ALL($14::uuid[])),
+     linked_profiles AS (
+       INSERT INTO alert_rule_threshold_profiles (project_id, rule_id, profile_id, position)
+       SELECT rule.project_id, rule.id, p.id, p.position - 1
+         FROM rule, unnest($14::uuid[]) WITH ORDINALITY AS p(id, position)
+       ON CONFLICT (rule_id, profile_id) DO UPDATE SET position = EXCLUDED.position),
      due AS (UPDATE alert_rule_state s SET next_evaluation_at = now() FROM rule WHERE s.rule_id = rule.id)
      SELECT id FROM rule`,
     [
@@ -151,7 +177,7 @@ export async function updateAlertRule(
       ruleId,
       patch.name ?? null,
       patch.mapId ?? null,
-      patch.thresholdProfileId ?? null,
+      patch.thresholdProfileIds ? primaryProfile(patch.thresholdProfileIds) : null,
       patch.metric ?? null,
       patch.thresholdLevel ?? null,
       patch.failPercentage ?? null,
@@ -160,6 +186,7 @@ export async function updateAlertRule(
       patch.cooldownMinutes ?? null,
       patch.isActive ?? null,
       patch.channelIds ? [...new Set(patch.channelIds)] : null,
+      patch.thresholdProfileIds ? [...new Set(patch.thresholdProfileIds)] : null,
     ],
   );
   return rows.length === 1;

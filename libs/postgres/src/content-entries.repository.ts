@@ -1,29 +1,48 @@
 import type { Queryable } from './queryable.js';
 
 export type ContentEntry = {
+  id: string;
   type: string;
   key: string;
   displayName: string;
+  description: string | null;
+  category: string | null;
   metadata: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 };
 
-const ENTRY_COLUMNS = `type, key, display_name AS "displayName", metadata, created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** What an entry is written with; (type, key) is its natural key in the project. */
+export type ContentEntryInput = Pick<ContentEntry, 'type' | 'key' | 'displayName' | 'metadata'> & {
+  description?: string | null | undefined;
+  category?: string | null | undefined;
+};
+
+const ENTRY_COLUMNS = `id, type, key, display_name AS "displayName", description, category, metadata,
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Creates or replaces (type, key) in the project; `created` tells which. */
 export async function upsertContentEntry(
   db: Queryable,
   projectId: string,
-  entry: { type: string; key: string; displayName: string; metadata: Record<string, unknown> },
+  entry: ContentEntryInput,
 ): Promise<{ entry: ContentEntry; created: boolean }> {
   const { rows } = await db.query<ContentEntry & { created: boolean }>(
-    `INSERT INTO content_entries (project_id, type, key, display_name, metadata)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO content_entries (project_id, type, key, display_name, description, category, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (project_id, type, key) DO UPDATE SET
-       display_name = EXCLUDED.display_name, metadata = EXCLUDED.metadata, updated_at = clock_timestamp()
+       display_name = EXCLUDED.display_name, description = EXCLUDED.description, category = EXCLUDED.category,
+       metadata = EXCLUDED.metadata, updated_at = clock_timestamp()
      RETURNING ${ENTRY_COLUMNS}, (xmax = 0) AS created`,
-    [projectId, entry.type, entry.key, entry.displayName, JSON.stringify(entry.metadata)],
+    [
+      projectId,
+      entry.type,
+      entry.key,
+      entry.displayName,
+      entry.description ?? null,
+      entry.category ?? null,
+      JSON.stringify(entry.metadata),
+    ],
   );
   const { created, ...saved } = rows[0]!;
   return { entry: saved, created };
@@ -44,16 +63,21 @@ export async function listContentEntries(
   return rows;
 }
 
+/** Deletes one entry, named by its id or by its (type, key); the deleted entry, if there was one. */
 export async function deleteContentEntry(
   db: Queryable,
   projectId: string,
-  type: string,
-  key: string,
-): Promise<boolean> {
-  const result = await db.query(`DELETE FROM content_entries WHERE project_id = $1 AND type = $2 AND key = $3`, [
-    projectId,
-    type,
-    key,
-  ]);
-  return result.rowCount === 1;
+  which: { id: string } | { type: string; key: string },
+): Promise<ContentEntry | undefined> {
+  const { rows } =
+    'id' in which
+      ? await db.query<ContentEntry>(
+          `DELETE FROM content_entries WHERE project_id = $1 AND id = $2 RETURNING ${ENTRY_COLUMNS}`,
+          [projectId, which.id],
+        )
+      : await db.query<ContentEntry>(
+          `DELETE FROM content_entries WHERE project_id = $1 AND type = $2 AND key = $3 RETURNING ${ENTRY_COLUMNS}`,
+          [projectId, which.type, which.key],
+        );
+  return rows[0];
 }

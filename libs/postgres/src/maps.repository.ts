@@ -91,6 +91,15 @@ export async function getMap(db: Queryable, projectId: string, mapId: string): P
   return rows[0];
 }
 
+/** A map by its internal id (Map.id); undefined when it is not of the project (or not a map). */
+export async function getMapByInternalId(db: Queryable, projectId: string, id: string): Promise<MapRecord | undefined> {
+  const { rows } = await db.query<MapRecord>(`SELECT ${MAP_COLUMNS} FROM maps WHERE project_id = $1 AND id = $2`, [
+    projectId,
+    id,
+  ]);
+  return rows[0];
+}
+
 /** Removes the record only; the image stays in map_images. False when there was none. */
 export async function deleteMap(db: Queryable, projectId: string, mapId: string): Promise<boolean> {
   const result = await db.query(`DELETE FROM maps WHERE project_id = $1 AND map_id = $2`, [projectId, mapId]);

@@ -13,6 +13,7 @@ import {
   trustedProxiesSection,
   type Env,
 } from '@framedeck/config';
+import { DEFAULT_CLI_CLIENT_ID } from './oauth/cli-client.js';
 
 /** Knobs of the web API itself (authentication caches, rate limits, request bodies). */
 export function apiSection(source: Env) {
@@ -29,6 +30,8 @@ export function apiSection(source: Env) {
       FRAMEDECK_API_JSON_BODY_LIMIT_BYTES: env.positiveInt(1_048_576),
       // Running player-erasure jobs are advanced this often even when nobody polls them.
       FRAMEDECK_API_ERASURE_SWEEP_MS: env.positiveInt(5_000),
+      // client_id of the pre-registered public OAuth client for the command line (the Framedash CLI's).
+      FRAMEDECK_OAUTH_CLI_CLIENT_ID: env.string(DEFAULT_CLI_CLIENT_ID),
     },
     source,
   );
@@ -42,6 +45,7 @@ export function apiSection(source: Env) {
     keyLastUsedFlushMs: e.FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS,
     jsonBodyLimitBytes: e.FRAMEDECK_API_JSON_BODY_LIMIT_BYTES,
     erasureSweepMs: e.FRAMEDECK_API_ERASURE_SWEEP_MS,
+    oauthCliClientId: e.FRAMEDECK_OAUTH_CLI_CLIENT_ID,
   };
 }
 export type ApiSettings = ReturnType<typeof apiSection>;

@@ -12,6 +12,7 @@ import { OAuthBearerVerifier } from './oauth/oauth-bearer.verifier.js';
 import { bearerChallenge } from './oauth/oauth-metadata.router.js';
 import { OAuthGrants } from './oauth/oauth-grants.service.js';
 import { oauthOpenApiPaths } from './oauth/oauth.openapi.js';
+import { DEFAULT_CLI_CLIENT_ID } from './oauth/cli-client.js';
 import { createOAuthProvider } from './oauth/oauth-provider.js';
 import { oauthRouter } from './oauth/oauth.router.js';
 import { errorPage } from './oauth/views/oauth-pages.view.js';
@@ -35,6 +36,8 @@ export type IdentityDeps = {
   secrets: ServerSecrets;
   /** Tests: a private Redis namespace for the sign-in and registration limits. Default "rl:". */
   rateLimitKeyPrefix?: string;
+  /** client_id of the pre-registered command-line client. Default fdc_framedash_cli (the Framedash CLI's). */
+  cliClientId?: string;
   /** How often OAuth apps' last-use times are written. Default one minute. */
   lastUsedFlushMs?: number;
 };
@@ -77,6 +80,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
     apiResource,
     pool,
     secrets: deps.secrets,
+    cliClientId: deps.cliClientId ?? DEFAULT_CLI_CLIENT_ID,
     renderError: (ctx, { error, description }) => {
       ctx.set(pageHeaders());
       ctx.body = errorPage('Authorization failed', description ?? error);

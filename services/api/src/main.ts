@@ -29,7 +29,14 @@ runMain('api', async () => {
 
   // Generated on the very first start and shared by every instance (Postgres: server_secrets).
   const secrets = await loadServerSecrets(pool);
-  const identity = createIdentity({ pool, redis, logger, appOrigin: config.addresses.appOrigin, secrets });
+  const identity = createIdentity({
+    pool,
+    redis,
+    logger,
+    appOrigin: config.addresses.appOrigin,
+    secrets,
+    cliClientId: config.api.oauthCliClientId,
+  });
 
   const registry = createMetricsRegistry('api');
   const metricsListener = await startMetricsListener({ ...config.metrics, registry, logger });

@@ -119,7 +119,7 @@ export async function testRuleFields(
   return {
     name: 'Low fps',
     mapId: map.id,
-    thresholdProfileId: (await getDefaultThresholdProfileId(pool, projectId))!,
+    thresholdProfileIds: [(await getDefaultThresholdProfileId(pool, projectId))!],
     metric: 'fps',
     thresholdLevel: 'warn',
     failPercentage: 25,

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   decideNotification,
-  evaluateCells,
-  thresholdFor,
+  evaluateProfileBundle,
   type AlertMetric,
-  type CellEvaluation,
+  type BundleEvaluation,
   type ThresholdLevel,
 } from '@framedeck/alerts';
 import type { Logger } from '@framedeck/logging';
@@ -88,8 +87,6 @@ export class RuleEvaluator {
 
   private async evaluate(rule: LeasedAlertRule, leaseToken: string): Promise<Outcome> {
     const { pool, clock } = this.options;
-    const metric = rule.metric as AlertMetric;
-    const threshold = thresholdFor(rule.thresholds, metric, rule.thresholdLevel as ThresholdLevel);
     const cells = await this.options.cells({
       projectId: rule.projectId,
       mapId: rule.map.mapId,
@@ -98,16 +95,19 @@ export class RuleEvaluator {
       days: rule.evaluationDays,
       now: clock.now(),
     });
-    const result = evaluateCells(cells, { metric, threshold, failPercentage: rule.failPercentage });
-    return inTransaction(pool, (tx) => this.record(tx, rule, leaseToken, threshold, result));
+    const outcome = evaluateProfileBundle(cells, rule.profiles, {
+      metric: rule.metric as AlertMetric,
+      thresholdLevel: rule.thresholdLevel as ThresholdLevel,
+      failPercentage: rule.failPercentage,
+    });
+    return inTransaction(pool, (tx) => this.record(tx, rule, leaseToken, outcome));
   }
 
   private async record(
     tx: PoolClient,
     rule: LeasedAlertRule,
     leaseToken: string,
-    threshold: number,
-    result: CellEvaluation,
+    { profileId, threshold, result }: BundleEvaluation,
   ): Promise<Outcome> {
     const state = await lockLeasedRuleState(tx, rule.id, leaseToken);
     if (!state) return 'lease_lost';
@@ -127,6 +127,7 @@ export class RuleEvaluator {
       metric: rule.metric,
       thresholdLevel: rule.thresholdLevel,
       threshold,
+      thresholdProfileId: profileId,
       failPercentage: rule.failPercentage,
       failingCells: result.failingCells,
       totalCells: result.totalCells,

@@ -17,7 +17,8 @@ const FIELD_LIMITS = { fields: 20, fieldSize: 4096, parts: 22, files: 1 } as con
  */
 export function readMultipart(
   req: Request,
-  options: { maxFileBytes: number; fileField: string },
+  /** fileFields: the names the file may be sent under (the first is the canonical one). */
+  options: { maxFileBytes: number; fileFields: readonly [string, ...string[]] },
 ): Promise<MultipartForm> {
   if (!req.is('multipart/form-data')) {
     return Promise.reject(problems.unsupportedMediaType('The request body must be multipart/form-data.'));
@@ -47,15 +48,13 @@ export function readMultipart(
       form.fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== options.fileField) {
+      if (!options.fileFields.includes(name)) {
         stream.resume();
-        return fail(problems.badRequest(`Unexpected file field ${name}; send the image as ${options.fileField}.`));
+        return fail(problems.badRequest(`Unexpected file field ${name}; send the image as ${options.fileFields[0]}.`));
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () =>
-        fail(problems.tooLarge(`The ${options.fileField} is larger than ${options.maxFileBytes} bytes.`)),
-      );
+      stream.on('limit', () => fail(problems.tooLarge(`The ${name} is larger than ${options.maxFileBytes} bytes.`)));
       stream.on('end', () => {
         form.file = { field: name, filename: info.filename ?? '', bytes: Buffer.concat(chunks) };
       });

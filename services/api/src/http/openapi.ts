@@ -7,6 +7,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
+import { describeAliases } from './field-aliases.js';
 import { ProblemSchema } from './problem.schema.js';
 import type { RouteDefinition } from './route.js';
 
@@ -145,11 +146,14 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, `${scopeText} ${credentialText}`].filter(Boolean).join('\n\n'),
+    description: [route.description, describeAliases(route.request?.aliases), `${scopeText} ${credentialText}`]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [route.tag],
     security,
     'x-required-scope': scope ?? 'any',
     ...(route.rateLimit === 'whoami' ? { 'x-rate-limit': 'whoami (own per-tenant quota)' } : {}),
+    ...(route.request?.aliases ? { 'x-aliases': route.request.aliases } : {}),
     requestParams: {
       ...(route.request?.params ? { path: route.request.params } : {}),
       ...(route.request?.query ? { query: route.request.query } : {}),

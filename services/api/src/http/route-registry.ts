@@ -3,6 +3,7 @@ import { problems } from '@framedeck/problem';
 import type { ApiServices } from './api-services.js';
 import { requireAuthentication } from './auth.middleware.js';
 import { assertProjectAccess, projectIdFromHeader, requireScope } from './authorization.js';
+import { applyAliases } from './field-aliases.js';
 import type { RouteContext, RouteDefinition } from './route.js';
 import { jsonBody, parseOr400 } from './validate.js';
 
@@ -38,8 +39,13 @@ function handle(route: RouteDefinition, services: ApiServices): RequestHandler {
   return async (req, res) => {
     const principal = req.principal!;
     const params = route.request?.params ? parseOr400(route.request.params, req.params, 'path') : {};
-    const query = route.request?.query ? parseOr400(route.request.query, req.query, 'query') : {};
-    const body = route.request?.body ? parseOr400(route.request.body, req.body, 'body') : undefined;
+    const aliases = route.request?.aliases;
+    const query = route.request?.query
+      ? parseOr400(route.request.query, applyAliases(req.query, aliases?.query, 'query'), 'query')
+      : {};
+    const body = route.request?.body
+      ? parseOr400(route.request.body, applyAliases(req.body, aliases?.body, 'body'), 'body')
+      : undefined;
     let projectId: string | undefined;
     if (route.project === 'path') projectId = assertProjectAccess(principal, String(params.id));
     if (route.project === 'header')

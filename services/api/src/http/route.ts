@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '@framedeck/auth';
 import type { ApiServices } from './api-services.js';
+import type { RequestAliases } from './field-aliases.js';
 import type { Principal } from './principal.js';
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -44,6 +45,8 @@ export type RouteDefinition<
     body?: B;
     /** Documentation only: a multipart/form-data body that the handler parses itself (uploads). */
     multipart?: z.ZodType;
+    /** Other names clients send for canonical fields, renamed before validation (http/field-aliases.ts). */
+    aliases?: RequestAliases;
   };
   response: {
     status?: 200 | 201 | 202;

@@ -2,6 +2,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import { OAUTH_GRANTABLE_SCOPES, type Scope } from '@framedeck/auth';
 import { findOAuthConsentOf, findUserById, type Pool } from '@framedeck/postgres';
 import type { ServerSecrets } from '../security/server-secrets.js';
+import { cliClientMetadata } from './cli-client.js';
 import { OAUTH_LIFETIMES, OAUTH_PATHS } from './oauth.constants.js';
 import { postgresAdapterFactory } from './postgres.adapter.js';
 import { redirectUriProblem } from './redirect-uri.policy.js';
@@ -15,6 +16,8 @@ export type OAuthProviderOptions = {
   apiResource: string;
   pool: Pool;
   secrets: Pick<ServerSecrets, 'cookieKeys' | 'signingKeys'>;
+  /** client_id of the pre-registered command-line client (cli-client.ts). */
+  cliClientId: string;
   /** Renders the library's own error pages (bad client_id, bad redirect_uri, …). */
   renderError: (ctx: KoaContextWithOIDC, error: { error: string; description?: string | undefined }) => void;
 };
@@ -25,7 +28,8 @@ export type OAuthProviderOptions = {
  * - authorization code with PKCE S256 (plain refused, PKCE required), public clients only;
  * - refresh tokens, rotated on every use; a replayed (already rotated) refresh token or a
  *   replayed code revokes the whole grant (the library's reuse detection);
- * - dynamic registration (RFC 7591), revocation (RFC 7009);
+ * - dynamic registration (RFC 7591), revocation (RFC 7009), and one pre-registered public client,
+ *   the command-line tool's (cli-client.ts);
  * - opaque access tokens for one resource, the REST API, carrying only analytics:read and
  *   resources:write.
  * No implicit, password, client_credentials, device, CIBA, PAR, introspection, userinfo or
@@ -55,7 +59,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       revocation: OAUTH_PATHS.revocation,
       jwks: OAUTH_PATHS.jwks,
     },
-    clients: [],
+    clients: [cliClientMetadata(options.cliClientId)],
     clientAuthMethods: ['none'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],

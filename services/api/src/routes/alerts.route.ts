@@ -18,7 +18,6 @@ import {
   listAlertRules,
   updateAlertRule,
   type AlertHistoryEntry,
-  type AlertRuleFields,
   type AlertRuleListing,
   type Queryable,
 } from '@framedeck/postgres';
@@ -32,7 +31,22 @@ const { failPercentage, cooldownMinutes } = ALERT_RULE_BOUNDS;
 const RULE_FIELDS = {
   name: z.string().trim().min(1).max(ALERT_RULE_BOUNDS.nameMaxLength),
   mapId: z.uuid().meta({ description: "The map's internal id (Map.id), of this project." }),
-  thresholdProfileId: z.uuid().meta({ description: 'A threshold profile of this project. Default: its default.' }),
+  // NOTE: a lone id (the alias thresholdProfileId) is a list of one.
+  thresholdProfileIds: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? [v] : v),
+      z
+        .array(z.uuid())
+        .min(1)
+        .max(ALERT_RULE_BOUNDS.profilesPerRule)
+        .refine((ids) => new Set(ids).size === ids.length, { message: 'each profile once' }),
+    )
+    .meta({
+      description:
+        `Threshold profiles of this project, 1 to ${ALERT_RULE_BOUNDS.profilesPerRule}; the first is the rule's ` +
+        'primary profile (listed as thresholdProfileId). Each cell is held to every profile; the rule triggers when ' +
+        "any profile's evaluation triggers. Default: the project's default profile.",
+    }),
   metric: z.enum(ALERT_METRICS),
   thresholdLevel: z.enum(THRESHOLD_LEVELS).meta({
     description: "good: a cell fails when worse than the profile's good limit; warn: when worse than its warn limit.",
@@ -51,9 +65,12 @@ const RULE_FIELDS = {
   isActive: z.boolean(),
 };
 
+/** One profile given as a single id (the Framedash CLI's --threshold-profile-id) is a list of one. */
+const RULE_ALIASES = { body: { thresholdProfileId: 'thresholdProfileIds' } };
+
 const CreateRuleBody = z.strictObject({
   ...RULE_FIELDS,
-  thresholdProfileId: RULE_FIELDS.thresholdProfileId.optional(),
+  thresholdProfileIds: RULE_FIELDS.thresholdProfileIds.optional(),
   thresholdLevel: RULE_FIELDS.thresholdLevel.default(ALERT_RULE_DEFAULTS.thresholdLevel),
   failPercentage: RULE_FIELDS.failPercentage.default(ALERT_RULE_DEFAULTS.failPercentage),
   evaluationDays: RULE_FIELDS.evaluationDays.default(ALERT_RULE_DEFAULTS.evaluationDays),
@@ -74,8 +91,9 @@ export const AlertRuleSchema = z
     name: z.string(),
     mapId: z.uuid(),
     mapName: z.string().nullable().meta({ description: 'null when the map was deleted (the rule is not evaluated).' }),
-    thresholdProfileId: z.uuid(),
+    thresholdProfileId: z.uuid().meta({ description: "The rule's primary (first) profile." }),
     thresholdProfileName: z.string().nullable(),
+    thresholdProfileIds: z.array(z.uuid()).meta({ description: "All the rule's profiles, in order." }),
     metric: z.enum(ALERT_METRICS),
     thresholdLevel: z.enum(THRESHOLD_LEVELS),
     failPercentage: z.number(),
@@ -102,7 +120,7 @@ const RulePathParams = ProjectPathParams.extend({ alertId: z.uuid().meta({ descr
 async function assertOwnReferences(
   db: Queryable,
   projectId: string,
-  refs: Pick<Partial<AlertRuleFields>, 'mapId' | 'thresholdProfileId' | 'channelIds'>,
+  refs: { mapId?: string | undefined; thresholdProfileIds?: string[] | undefined; channelIds?: string[] | undefined },
 ): Promise<void> {
   const foreign = await findForeignAlertReferences(db, projectId, refs);
   if (foreign.length > 0) {
@@ -136,22 +154,25 @@ export const createAlertRuleRoute = defineRoute({
   operationId: 'createAlertRule',
   summary: 'Create an alert rule',
   description:
-    `Defaults: thresholdProfileId = the project's default profile, thresholdLevel ${ALERT_RULE_DEFAULTS.thresholdLevel}, ` +
+    `Defaults: thresholdProfileIds = [the project's default profile], thresholdLevel ${ALERT_RULE_DEFAULTS.thresholdLevel}, ` +
     `failPercentage ${ALERT_RULE_DEFAULTS.failPercentage}, evaluationDays ${ALERT_RULE_DEFAULTS.evaluationDays}, ` +
     `cellSize ${ALERT_RULE_DEFAULTS.cellSize}, cooldownMinutes ${ALERT_RULE_DEFAULTS.cooldownMinutes}, ` +
-    'channelIds [], isActive true. A mapId, thresholdProfileId or channel id that is not of this project is a 400. ' +
+    'channelIds [], isActive true. A mapId, threshold profile or channel id that is not of this project is a 400. ' +
     'The evaluator picks a new rule up on its next tick.',
   tag: 'Alerts',
   auth: { scope: 'resources:write' },
   project: 'path',
-  request: { params: ProjectPathParams, body: CreateRuleBody },
+  request: { params: ProjectPathParams, body: CreateRuleBody, aliases: RULE_ALIASES },
   response: { status: 201, description: 'The rule, as listed.', data: AlertRuleSchema },
   handler: async ({ projectId, body, services }) => {
     await assertOwnReferences(services.pool, projectId, body);
-    const thresholdProfileId =
-      body.thresholdProfileId ?? (await getDefaultThresholdProfileId(services.pool, projectId));
-    if (!thresholdProfileId) throw new Error(`project ${projectId} has no default threshold profile`);
-    const id = await insertAlertRule(services.pool, projectId, { ...body, thresholdProfileId });
+    const defaultProfile = async () => {
+      const id = await getDefaultThresholdProfileId(services.pool, projectId);
+      if (!id) throw new Error(`project ${projectId} has no default threshold profile`);
+      return [id];
+    };
+    const thresholdProfileIds = body.thresholdProfileIds ?? (await defaultProfile());
+    const id = await insertAlertRule(services.pool, projectId, { ...body, thresholdProfileIds });
     return ruleOr404(services.pool, projectId, id);
   },
 });
@@ -180,7 +201,7 @@ export const updateAlertRuleRoute = defineRoute({
   tag: 'Alerts',
   auth: { scope: 'resources:write' },
   project: 'path',
-  request: { params: RulePathParams, body: PatchRuleBody },
+  request: { params: RulePathParams, body: PatchRuleBody, aliases: RULE_ALIASES },
   response: { description: 'The rule after the change.', data: AlertRuleSchema },
   handler: async ({ projectId, params, body, services }) => {
     await assertOwnReferences(services.pool, projectId, body);
@@ -230,6 +251,14 @@ const HistoryEntrySchema = z
     metric: z.enum(ALERT_METRICS),
     thresholdLevel: z.enum(THRESHOLD_LEVELS),
     threshold: z.number().meta({ description: 'The limit cells were held to.' }),
+    thresholdProfileId: z
+      .uuid()
+      .nullable()
+      .meta({
+        description:
+          "The rule's profile whose limit this is: with several profiles, the one with the worst outcome. null in " +
+          'entries recorded before rules had several profiles.',
+      }),
     failPercentage: z.number(),
     failingCells: z.int(),
     totalCells: z.int().meta({ description: 'Cells with data for the metric; 0 = no data (status resolved).' }),

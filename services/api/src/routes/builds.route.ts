@@ -5,6 +5,8 @@ import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { analyticsDays, intInRange } from './analytics.schemas.js';
 
+const BuildId = z.string().min(1).max(255);
+
 const BuildSchema = z
   .object({
     buildId: z.string(),
@@ -14,6 +16,10 @@ const BuildSchema = z
     maps: z.int().meta({ description: 'Distinct map ids the build’s events name.' }),
     firstSeen: z.iso.datetime(),
     lastSeen: z.iso.datetime(),
+    build_id: z.string().meta({ description: 'Same as buildId (the field the Framedash CLI reads).' }),
+    event_count: z.int().meta({
+      description: 'Same as samples: the performance events of the build (what the Framedash CLI waits on).',
+    }),
   })
   .meta({ id: 'Build' });
 
@@ -31,10 +37,25 @@ export const listBuildsRoute = defineRoute({
     query: z.strictObject({
       days: analyticsDays(BUILDS_DAYS, BUILDS_DEFAULTS.days),
       limit: intInRange(1, 200, BUILDS_DEFAULTS.limit, 'Maximum number of builds.'),
+      buildId: BuildId.optional().meta({
+        description: 'Only this build (an empty list when it has no performance data in the range), whatever limit.',
+      }),
+      fresh: z.enum(['0', '1', 'true', 'false']).optional().meta({
+        description:
+          'Accepted for the Framedash CLI, which asks for a live read: the list is always read live (no cache).',
+      }),
     }),
   },
   response: { description: 'Builds.', data: z.array(BuildSchema) },
-  handler: async ({ projectId, query, services }) => queryBuilds(services.clickhouse, { projectId, ...query }),
+  handler: async ({ projectId, query, services }) => {
+    const builds = await queryBuilds(services.clickhouse, {
+      projectId,
+      days: query.days,
+      limit: query.limit,
+      buildId: query.buildId,
+    });
+    return builds.map((b) => ({ ...b, build_id: b.buildId, event_count: b.samples }));
+  },
 });
 
 const StatsSchema = z
@@ -94,8 +115,6 @@ const BuildComparisonSchema = z
       'Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over ' +
       'samples above 0; quantiles interpolate linearly and are exact up to 8192 samples per build (and map).',
   });
-
-const BuildId = z.string().min(1).max(255);
 
 export const compareBuildsRoute = defineRoute({
   method: 'get',

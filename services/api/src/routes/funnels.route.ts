@@ -5,14 +5,18 @@ import { defineRoute } from '../http/route.js';
 import { allowedString, analyticsDays, EventNameParam, intInRange } from './analytics.schemas.js';
 
 const FunnelQuery = z.strictObject({
-  // NOTE: a single ?steps=x arrives as a string; the list form is what the schema checks.
+  // NOTE: a single ?steps= arrives as a string: the comma-separated form (the Framedash CLI and
+  // MCP server send ?steps=a,b,c). A funnel has at least two steps, so a lone value is never one
+  // event name; names containing a comma are sent as the repeated form, which is not split.
   steps: z
     .preprocess(
-      (v) => (typeof v === 'string' ? [v] : v),
+      (v) => (typeof v === 'string' ? v.split(',').map((name) => name.trim()) : v),
       z.array(EventNameParam).min(FUNNEL_LIMITS.minSteps).max(FUNNEL_LIMITS.maxSteps),
     )
     .meta({
-      description: `The funnel's event names in order, as a repeated parameter (?steps=a&steps=b). ${FUNNEL_LIMITS.minSteps} to ${FUNNEL_LIMITS.maxSteps} steps.`,
+      description:
+        `The funnel's event names in order, as a repeated parameter (?steps=a&steps=b) or as one comma-separated ` +
+        `value (?steps=a,b). ${FUNNEL_LIMITS.minSteps} to ${FUNNEL_LIMITS.maxSteps} steps.`,
     }),
   windowSeconds: intInRange(
     1,
@@ -54,6 +58,7 @@ export const funnelRoute = defineRoute({
   request: {
     params: ProjectPathParams,
     query: FunnelQuery,
+    aliases: { query: { window: 'windowSeconds' } },
   },
   response: { description: 'Count and conversion at each step.', data: FunnelSchema },
   handler: async ({ projectId, query, services }) => queryFunnel(services.clickhouse, { projectId, ...query }),

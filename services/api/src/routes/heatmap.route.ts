@@ -6,14 +6,22 @@ import {
   HeatmapCellSchema,
   queryHeatmap,
 } from '@framedeck/analytics';
-import { getMap } from '@framedeck/postgres';
+import { getMap, getMapByInternalId, type Pool } from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { allowedInt, analyticsDays, EventNameParam } from './analytics.schemas.js';
 
 const HeatmapQuery = z.strictObject({
-  mapId: z.string().min(1).max(255).meta({ description: 'User-specified map identifier, at most 255 characters.' }),
+  mapId: z
+    .string()
+    .min(1)
+    .max(255)
+    .meta({
+      description:
+        "User-specified map identifier, at most 255 characters. The map's internal id (Map.id, a UUID) is accepted " +
+        'too, as the Framedash MCP server sends it; a map whose own mapId is that text wins.',
+    }),
   cellSize: allowedInt(HEATMAP_CELL_SIZES, HEATMAP_DEFAULTS.cellSize, 'Grid cell size in world units.'),
   days: analyticsDays(HEATMAP_DAYS, HEATMAP_DEFAULTS.days),
   eventName: EventNameParam.optional().meta({
@@ -45,7 +53,7 @@ export const heatmapRoute = defineRoute({
   request: { params: ProjectPathParams, query: HeatmapQuery },
   response: { description: 'Heatmap cells.', data: z.array(HeatmapCellSchema) },
   handler: async ({ projectId, query, services }) => {
-    const map = await getMap(services.pool, projectId, query.mapId);
+    const map = await findMap(services.pool, projectId, query.mapId);
     if (!map) throw problems.notFound('Map not found.');
     return queryHeatmap(services.clickhouse, {
       projectId,
@@ -58,3 +66,10 @@ export const heatmapRoute = defineRoute({
     });
   },
 });
+
+/** The map named by its user mapId, else by its internal id. */
+async function findMap(pool: Pool, projectId: string, mapId: string) {
+  const byMapId = await getMap(pool, projectId, mapId);
+  if (byMapId || !z.uuid().safeParse(mapId).success) return byMapId;
+  return getMapByInternalId(pool, projectId, mapId);
+}

@@ -15,7 +15,7 @@ import {
 } from './notification-channels.route.js';
 import { listProjectsRoute, projectStatusRoute } from './projects.route.js';
 import { compareBuildsRoute, listBuildsRoute } from './builds.route.js';
-import { deleteContentRoute, listContentRoute, upsertContentRoute } from './content.route.js';
+import { deleteContentRoute, listContentRoute, listProjectContentRoute, upsertContentRoute } from './content.route.js';
 import { dashboardRoute } from './dashboard.route.js';
 import { eraseDataRoute, erasureStatusRoute } from './data-erasure.route.js';
 import { exportDataRoute } from './data-export.route.js';
@@ -25,7 +25,12 @@ import { insightsRoute } from './insights.route.js';
 import { deleteMapRoute, listMapsRoute, mapImageRoute, uploadMapRoute } from './maps.route.js';
 import { queryRoute } from './query.route.js';
 import { retentionRoute } from './retention.route.js';
-import { listThresholdProfilesRoute } from './threshold-profiles.route.js';
+import {
+  createThresholdProfileRoute,
+  deleteThresholdProfileRoute,
+  listThresholdProfilesRoute,
+  updateThresholdProfileRoute,
+} from './threshold-profiles.route.js';
 import { whoamiRoute } from './whoami.route.js';
 
 /**
@@ -51,6 +56,7 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   retentionRoute,
   funnelRoute,
   listContentRoute,
+  listProjectContentRoute,
   upsertContentRoute,
   deleteContentRoute,
   exportDataRoute,
@@ -64,6 +70,9 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   updateAlertRuleRoute,
   disableAlertRuleRoute,
   listThresholdProfilesRoute,
+  createThresholdProfileRoute,
+  updateThresholdProfileRoute,
+  deleteThresholdProfileRoute,
   listNotificationChannelsRoute,
   createNotificationChannelRoute,
   deleteNotificationChannelRoute,

@@ -14,6 +14,12 @@ const WorldCoordinate = z.preprocess(
   z.number().meta({ description: 'World coordinate (finite number).' }),
 );
 
+/** A pixel count sent as a form field: accepted for the Framedash CLI, checked, not trusted. */
+const ImageSide = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/)
+  .meta({ description: 'Informational (the Framedash CLI sends it): the stored size is read from the image.' });
+
 const MapUploadFields = z
   .strictObject({
     name: z.string().trim().min(1).max(200).meta({ description: 'Display name, 1 to 200 characters.' }),
@@ -28,6 +34,10 @@ const MapUploadFields = z
     worldMaxY: WorldCoordinate,
     worldMinZ: WorldCoordinate.optional(),
     worldMaxZ: WorldCoordinate.optional(),
+    // NOTE: the Framedash CLI (map-capture --upload) sends the size from its capture sidecar;
+    // the stored size is always the one read from the image.
+    imageWidth: ImageSide.optional(),
+    imageHeight: ImageSide.optional(),
   })
   .refine((f) => f.worldMaxX > f.worldMinX && f.worldMaxY > f.worldMinY, {
     message: 'worldMaxX/worldMaxY must be greater than worldMinX/worldMinY',
@@ -45,21 +55,35 @@ export const uploadMapRoute = defineRoute({
   operationId: 'uploadMap',
   summary: 'Upload a map (image and world bounds)',
   description:
-    'multipart/form-data with the image as `file` (PNG, JPEG or WebP, recognised by its content, at most ' +
+    'multipart/form-data with the image as `file` (or `image`, as the Framedash CLI sends it) (PNG, JPEG or WebP, ' +
+    'recognised by its content, at most ' +
     `${MAP_IMAGE_MAX_BYTES} bytes and ${MAP_IMAGE_MAX_SIDE} × ${MAP_IMAGE_MAX_SIDE} pixels, else 413 or 400) and the ` +
     'fields below. imageWidth/imageHeight are read from the image. ' +
     'Uploading an existing mapId replaces that map (same id and createdAt, new updatedAt) and answers 201 too. ' +
-    'Images are stored once per project and content hash; deleting a map keeps its image.',
+    'Images are stored once per project and content hash; deleting a map keeps its image. Besides the envelope, the ' +
+    'answer carries `mapId` and `action` (created | updated) at the top level, as the Framedash CLI reads them.',
   tag: 'Maps',
   auth: { scope: 'resources:write' },
   project: 'header',
   request: {
     multipart: MapUploadFields.safeExtend({ file: z.string().meta({ format: 'binary' }) }),
   },
-  response: { status: 201, description: 'The stored map.', data: MapSchema },
+  response: {
+    status: 201,
+    description: 'The stored map (data), and at the top level mapId and action.',
+    data: MapSchema,
+    media: {
+      'application/json': z.object({
+        success: z.literal(true),
+        data: MapSchema,
+        mapId: z.string().meta({ description: 'The map identifier (as data.mapId).' }),
+        action: z.enum(['created', 'updated']).meta({ description: 'Whether the mapId was new.' }),
+      }),
+    },
+  },
   errors: [413, 415],
-  handler: async ({ req, projectId, services }) => {
-    const form = await readMultipart(req, { maxFileBytes: MAP_IMAGE_MAX_BYTES, fileField: 'file' });
+  handler: async ({ req, res, projectId, services }) => {
+    const form = await readMultipart(req, { maxFileBytes: MAP_IMAGE_MAX_BYTES, fileFields: ['file', 'image'] });
     const fields = parseOr400(MapUploadFields, form.fields, 'form');
     if (!form.file) throw problems.badRequest('Invalid request: form.file: the map image is required.');
     const image = readMapImage(form.file.bytes);
@@ -81,7 +105,8 @@ export const uploadMapRoute = defineRoute({
         imageHeight: image.height,
       });
     });
-    return toMapResponse(map);
+    const action = map.createdAt.getTime() === map.updatedAt.getTime() ? 'created' : 'updated';
+    res.status(201).json({ success: true, data: toMapResponse(map), mapId: map.mapId, action });
   },
 });
 
