@@ -7,12 +7,13 @@
 // service's configuration from a recording environment (libs/config recordingEnv); why it exists:
 // the comment written beside it in the schema (libs/config/src, services/*/src/config.ts).
 // NOTE: it imports the services' built config.js (dist/), so run it after `tsc -b`; npm test builds first.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
 import ts from 'typescript';
 import { z } from 'zod';
 import { recordingEnv } from '@framedeck/config';
+import { writeOrCheck } from './generated-file.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 export const REFERENCE_FILE = join(root, 'docs/configuration.md');
@@ -122,21 +123,9 @@ export async function renderConfigReference() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const generated = await renderConfigReference();
-  if (process.argv[2] === '--check') {
-    const file = process.argv[3] ?? REFERENCE_FILE;
-    const committed = readFileSync(file, 'utf8').split('\n');
-    const lines = generated.split('\n');
-    const at = lines.findIndex((line, i) => line !== committed[i]);
-    if (at !== -1 || committed.length !== lines.length) {
-      const line = at === -1 ? Math.min(lines.length, committed.length) : at;
-      console.error(`${file} is out of date (run npm run docs:config); first difference at line ${line + 1}:`);
-      console.error(
-        `  committed: ${committed[line] ?? '(end of file)'}\n  generated: ${lines[line] ?? '(end of file)'}`,
-      );
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(REFERENCE_FILE, generated);
-    console.log(`wrote ${REFERENCE_FILE}`);
-  }
+  const check = process.argv[2] === '--check';
+  writeOrCheck(check ? (process.argv[3] ?? REFERENCE_FILE) : REFERENCE_FILE, generated, {
+    check,
+    command: 'npm run docs:config',
+  });
 }

@@ -1,10 +1,4 @@
-import type {
-  BuildComparison,
-  BuildSummary,
-  DashboardMetrics,
-  FunnelResult,
-  RetentionResult,
-} from '@framedeck/analytics';
+import type { BuildComparison, BuildSummary, DashboardMetrics, FunnelResult, RetentionResult } from './api-types';
 import { http } from './http-client';
 import { enc } from './projects.api';
 
@@ -25,7 +19,6 @@ export type InsightsResult = {
 
 const project = (projectId: string, rest: string) => `/v1/projects/${enc(projectId)}${rest}`;
 
-// Response types of the routes that return these library results as they are (type-only).
 export type {
   BuildComparison,
   BuildComparisonScope,
@@ -35,7 +28,7 @@ export type {
   FunnelResult,
   MetricStats,
   RetentionResult,
-} from '@framedeck/analytics';
+} from './api-types';
 
 export const analyticsApi = {
   insights: (projectId: string, query: InsightsQuery, signal?: AbortSignal) =>

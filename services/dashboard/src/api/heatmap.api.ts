@@ -1,24 +1,15 @@
 import { http } from './http-client';
-import type { HeatmapCell } from '@framedeck/analytics';
+import type { HeatmapCell } from './api-types';
+import type { operations } from './generated/openapi';
 import { enc } from './projects.api';
 
-// NOTE: response types come from the library the API serves them from (type-only imports,
-// erased from the bundle), so a change of shape there fails the dashboard's type check.
-export type { HeatmapCell } from '@framedeck/analytics';
+export type { HeatmapCell } from './api-types';
 
-// The heatmap's allowed values (spec: heatmap query parameters).
-export const CELL_SIZES = [5, 10, 25, 50] as const;
-export const HEATMAP_DAYS = [1, 7, 14, 30] as const;
+// The heatmap's allowed values (spec: heatmap query parameters), checked against the API's.
+export const CELL_SIZES = [5, 10, 25, 50] as const satisfies readonly NonNullable<HeatmapQuery['cellSize']>[];
+export const HEATMAP_DAYS = [1, 7, 14, 30] as const satisfies readonly NonNullable<HeatmapQuery['days']>[];
 
-export type HeatmapQuery = {
-  mapId: string;
-  cellSize: number;
-  days: number;
-  /** Events mode; omitted for Performance mode. */
-  eventName?: string | undefined;
-  /** Only events of this build; omitted for every build. */
-  buildId?: string | undefined;
-};
+export type HeatmapQuery = operations['getHeatmap']['parameters']['query'];
 
 export const heatmapApi = {
   cells: (projectId: string, query: HeatmapQuery, signal?: AbortSignal) =>

@@ -1,16 +1,8 @@
+import type { AuthorizedApp } from './api-types';
 import { http } from './http-client';
 import { enc } from './projects.api';
 
-export type AuthorizedApp = {
-  clientId: string;
-  /** The name the app registered itself with (not verified). */
-  clientName: string | null;
-  redirectHosts: string[];
-  scopes: string[];
-  projects: { id: string; name: string }[];
-  createdAt: string;
-  lastUsedAt: string | null;
-};
+export type { AuthorizedApp } from './api-types';
 
 // Dashboard-session-only endpoints of the OAuth issue.
 export const oauthAppsApi = {

@@ -1,14 +1,7 @@
+import type { Session } from './api-types';
 import { http } from './http-client';
 
-export type SessionUser = {
-  email: string;
-  tenantId: string;
-  planId: string;
-  /** What this user may do; the SQL console needs data:admin. */
-  scopes: string[];
-};
-
-export type Session = { user: SessionUser; csrfToken: string };
+export type { Session, SessionUser } from './api-types';
 
 // Dashboard sign-in sessions (httpOnly cookie + CSRF token), from the OAuth/accounts issue.
 export const sessionApi = {

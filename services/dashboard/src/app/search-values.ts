@@ -3,7 +3,7 @@
  * hand-edited or stale link (`?cellSize=7`) falls back to the default instead of sending the
  * API a value it refuses with 400 on every refresh.
  */
-export function allowedOr(value: string, allowed: readonly number[], fallback: number): number {
+export function allowedOr<T extends number>(value: string, allowed: readonly T[], fallback: T): T {
   const n = Number(value);
-  return allowed.includes(n) ? n : fallback;
+  return allowed.find((a) => a === n) ?? fallback;
 }

@@ -1,0 +1,21 @@
+import type { components } from './generated/openapi';
+
+/**
+ * The API's response shapes, by the names the dashboard uses, all taken from the types generated
+ * from the API's OpenAPI document (generated/openapi.ts): a change of shape in the API fails the
+ * dashboard's type check instead of surfacing as a blank chart.
+ */
+type Schemas = components['schemas'];
+
+export type HeatmapCell = Schemas['HeatmapCell'];
+export type AuthorizedApp = Schemas['AuthorizedApp'];
+export type Session = Schemas['DashboardSession'];
+export type SessionUser = Session['user'];
+export type BuildSummary = Schemas['Build'];
+export type BuildComparison = Schemas['BuildComparison'];
+export type BuildComparisonScope = BuildComparison['overall'];
+export type BuildMetric = keyof BuildComparisonScope['metrics'];
+export type MetricStats = Schemas['BuildMetricStats'];
+export type DashboardMetrics = Schemas['DashboardMetrics'];
+export type FunnelResult = Schemas['Funnel'];
+export type RetentionResult = Schemas['Retention'];
