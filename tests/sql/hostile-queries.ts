@@ -283,5 +283,83 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
       'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r) SELECT * FROM r',
       /RECURSIVE/,
     ),
+    // ---- map access (rewritten to the Nested arrays, then checked): tables hidden in keys ----
+    check(
+      'a subquery of another table as a map key',
+      `SELECT attributes[(SELECT any(player_id) FROM ${db}.events)] FROM events`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'a table hidden in a nested subscript',
+      'SELECT metrics[attributes[(SELECT name FROM system.tables LIMIT 1)]] FROM events',
+      notAvailable('system.tables'),
+    ),
+    check('IN (table) inside a map key', `SELECT attributes[0 IN (${db}.events)] FROM events`, /IN \(…\) takes values/),
+    check(
+      'a map key closing its bracket inside a string, then a table',
+      `SELECT attributes[']'] FROM events UNION ALL SELECT 1 FROM ${otherDatabase}.events`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
+    check(
+      'a subscript written inside a quoted name (not rewritten: still the parser’s)',
+      `SELECT \`attributes['x']\` FROM ${db}.events`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'map access on a qualified table name',
+      `SELECT count() FROM ${db}.events WHERE ${db}.events.attributes['k'] = ''`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'a map key with a forbidden function',
+      "SELECT metrics[dictGetString('d', 'a', toUInt64(1))] FROM events",
+      /dictGetString is not allowed/,
+    ),
+    // ---- the ClickHouse forms read through same-length rewrites: nothing hides behind them ----
+    check(
+      'GLOBAL IN over another table',
+      `SELECT count() FROM events WHERE player_id GLOBAL IN (SELECT player_id FROM ${db}.events)`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'GLOBAL IN (table name)',
+      `SELECT count() FROM events WHERE 0 GLOBAL NOT IN (${db}.events)`,
+      /IN \(…\) takes values/,
+    ),
+    check(
+      'a ternary hiding IN (table)',
+      `SELECT fps > 1 ? 0 IN (${otherDatabase}.events) : 1 FROM events`,
+      /IN \(…\) takes values/,
+    ),
+    check(
+      'a tuple element of a subquery over another table',
+      `SELECT (SELECT tuple(count()) FROM ${otherDatabase}.events).1 FROM events`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
+    check(
+      'a WITH expression beside a table expression, reading another table',
+      `WITH t AS (SELECT 1 FROM events), (SELECT count() FROM ${db}.events) AS n SELECT n FROM t`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'a WITH expression reading a table expression defined after it',
+      'WITH (SELECT count() FROM later) AS n, later AS (SELECT 1) SELECT n FROM events',
+      notAvailable('later'),
+    ),
+    check(
+      'an ARRAY JOIN array literal holding a subquery of another table',
+      `SELECT x FROM events ARRAY JOIN [(SELECT count() FROM ${db}.events)] AS x`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'LIMIT … BY then a UNION branch over another table',
+      `SELECT player_id FROM events LIMIT 1 BY player_id LIMIT 5 UNION ALL SELECT player_id FROM ${db}.events`,
+      /Syntax error|is not available/,
+    ),
+    check(
+      'an INTERSECT branch over another table',
+      `SELECT player_id FROM events INTERSECT SELECT player_id FROM ${otherDatabase}.events`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
   ];
 }

@@ -89,6 +89,29 @@ export async function seedSqlFixture(admin: ClickHouseWriter, fixture: SqlFixtur
   await admin.insertJsonRows('events', [row(ours[0]!)]);
 }
 
+/**
+ * Three CI runs of project `projectId` on 2026-03-12 (after the other events), with the
+ * attribute `ci.branch` and the metric `mem.vram` that map-access queries read:
+ * main 3000 and 5000, feature-x 7000 (feature-x also carries other keys around it).
+ */
+export async function seedMapAccessRows(admin: ClickHouseWriter, projectId: string): Promise<void> {
+  const ci = (time: string, branch: string, vram: number, extra: Extra = {}): [FixtureEvent, Extra] => [
+    { projectId, playerId: 'ci', sessionId: `ci-${time}`, eventName: 'perf_run', at: at('2026-03-12', time) },
+    {
+      attributes: { ...extra.attributes, 'ci.branch': branch },
+      metrics: { ...extra.metrics, 'mem.vram': vram },
+    },
+  ];
+  await admin.insertJsonRows(
+    'events',
+    [
+      ci('08:00', 'main', 3000),
+      ci('09:00', 'main', 5000),
+      ci('10:00', 'feature-x', 7000, { attributes: { gpu: 'rtx' }, metrics: { 'io.read_ops': 12 } }),
+    ].map(row),
+  );
+}
+
 /** Drops the per-project databases (and users) the tests created; the shared table's rows stay, as other tests' do. */
 export async function dropProjectDatabases(admin: ClickHouseWriter, projectIds: string[]): Promise<void> {
   const databases = new ProjectDatabases(admin, testConfig.clickhouse.database, testConfig.clickhouse.sandbox);

@@ -1,4 +1,4 @@
-import { maskQuoted } from './parser-text.js';
+import { closingBracket, maskQuoted } from './parser-text.js';
 import type { QuotedToken } from './sql-lexer.js';
 
 /**
@@ -50,18 +50,4 @@ export function rewriteMapAccess(text: string, quoted: readonly QuotedToken[]): 
     return out + chars.slice(at, to).join('');
   };
   return rewrite(0, chars.length);
-}
-
-/** Index of the `]` that closes the `[` at `open`, counting ( ) and [ ] in masked code. */
-function closingBracket(code: string, open: number): number | undefined {
-  let depth = 0;
-  for (let i = open; i < code.length; i++) {
-    const ch = code[i];
-    if (ch === '[' || ch === '(') depth += 1;
-    else if (ch === ']' || ch === ')') {
-      depth -= 1;
-      if (depth === 0) return ch === ']' ? i : undefined;
-    }
-  }
-  return undefined;
 }

@@ -16,6 +16,7 @@ import type { QuotedToken } from './sql-lexer.js';
  *  - tuple element after an expression — `f(x).1`, `arr[1].2`, `(a, b).2`, `` `t`.1 `` — and
  *    the ternary `c ? a : b`: the `.`, `?` and `:` read as `+`, so the parts stay expressions
  *    (operator precedence changes, which no check depends on);
+ *  - `x IN [a, b]`: read as `x IN (a, b)`, whose items the IN (…) checks then see;
  *  - `LIMIT n WITH TIES`: `WITH TIES` blanked; `LIMIT m, n BY`: the offset `m,` blanked;
  *    a numeric `LIMIT` after a `LIMIT … BY` clause of the same query: blanked (sqlparser
  *    takes one LIMIT per query).
@@ -31,6 +32,7 @@ const NAME_TUPLE_ELEMENT =
   /(?<=(?:^|[^A-Za-z0-9_.#])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\.(?=\d+(?![A-Za-z0-9_.]))/g;
 const EXPRESSION_TUPLE_ELEMENT = /(?<=[)\]#])\.(?=\d+(?![A-Za-z0-9_.]))/g;
 const TERNARY = /\?|(?<!:):(?!:)/g;
+const IN_ARRAY = /\bIN\s+\[/gi;
 
 /** `code` is `text` with its quoted tokens masked (maskQuoted). */
 export function parserText(text: string, code: string): string {
@@ -42,6 +44,11 @@ export function parserText(text: string, code: string): string {
     for (const match of code.matchAll(pattern)) blank(match.index, match[0].length);
   }
   for (const limit of limitsAfterLimitBy(code)) blank(limit.index, limit.length);
+  for (const match of code.matchAll(IN_ARRAY)) {
+    const open = match.index + match[0].length - 1;
+    const close = closingBracket(code, open);
+    if (close !== undefined) [chars[open], chars[close]] = ['(', ')'];
+  }
   for (const match of code.matchAll(NAME_TUPLE_ELEMENT)) chars[match.index] = '_';
   for (const match of code.matchAll(EXPRESSION_TUPLE_ELEMENT)) chars[match.index] = '+';
   if (code.includes('?')) for (const match of code.matchAll(TERNARY)) chars[match.index] = '+';
@@ -64,6 +71,20 @@ function limitsAfterLimitBy(code: string): { index: number; length: number }[] {
     if (sameQuery) found.push({ index: limit.index, length: limit[0].length });
   }
   return found;
+}
+
+/** Index of the `]` that closes the `[` at `open`, counting ( ) and [ ] in masked code. */
+export function closingBracket(code: string, open: number): number | undefined {
+  let depth = 0;
+  for (let i = open; i < code.length; i++) {
+    const ch = code[i];
+    if (ch === '[' || ch === '(') depth += 1;
+    else if (ch === ']' || ch === ')') {
+      depth -= 1;
+      if (depth === 0) return ch === ']' ? i : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** For each character of masked code, how many brackets ( and [ enclose it. */

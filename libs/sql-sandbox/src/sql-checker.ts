@@ -1,3 +1,4 @@
+import { detachArrayJoinLiterals } from './array-join-literal.js';
 import { rewriteMapAccess } from './map-access.js';
 import { maskQuoted, parserText } from './parser-text.js';
 import { scanSql, type QuotedToken } from './sql-lexer.js';
@@ -45,7 +46,15 @@ export function checkAnalystQuery(sql: string): CheckedQuery {
     }
     walker.lineShift = 0;
   }
-  const statement = singleQuery(split ? split.main : text);
+  const detached = detachArrayJoinLiterals(split ? split.main : text, code);
+  walker.lineShift = 1;
+  for (const literal of detached.literals) {
+    const parsed = singleQuery(`SELECT\n${literal}`);
+    checkArrayLiteral(parsed);
+    walker.visit(parsed, new Set([EVENTS_TABLE]));
+  }
+  walker.lineShift = 0;
+  const statement = singleQuery(detached.main);
   walker.visit(statement, new Set([EVENTS_TABLE]));
   assertSameQuotedTokens(scanned.quoted, walker.quoted);
   return { text: scanned.text };
@@ -58,6 +67,15 @@ function singleQuery(text: string): Json {
   const kind = variantOf(statement);
   if (kind !== 'Query') reject(`Only SELECT queries are allowed (found ${describeStatement(kind)}).`);
   return statement;
+}
+
+/** An ARRAY JOIN array literal parsed as a SELECT: one array literal, nothing else. */
+function checkArrayLiteral(query: Json): void {
+  const select = asObject(asObject(asObject(asObject(query)?.Query)?.body)?.Select);
+  const projection = asArray(select?.projection);
+  const item = asObject(asObject(projection[0])?.UnnamedExpr);
+  if (projection.length !== 1 || !item || variantOf(item) !== 'Array')
+    reject('ARRAY JOIN takes array columns, function calls or array literals.');
 }
 
 /** A WITH expression entry parsed as a SELECT: one named expression, nothing else. */

@@ -161,7 +161,7 @@ export function isAllowedFunction(name: string): boolean {
 export const ALLOWED_NODES: ReadonlySet<string> = new Set(
   `
   Query Select SetOperation Subquery Distinct On Expressions All LimitOffset OffsetCommaLimit Offset Limit
-  UnnamedExpr ExprWithAlias Wildcard QualifiedWildcard
+  UnnamedExpr ExprWithAlias Wildcard QualifiedWildcard ObjectName
   Inner Left Right LeftOuter RightOuter FullOuter CrossJoin Join Semi LeftSemi RightSemi Anti LeftAnti RightAnti
   AsOf Using Natural
   Identifier CompoundIdentifier CompoundFieldAccess Subscript Index Slice Dot BinaryOp UnaryOp Nested Tuple Array
