@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createKafka, ensureTopics } from '@framedeck/kafka';
+import { createKafka, createProducer, ensureTopics } from '@framedeck/kafka';
 import { parseEnvelopeHeaders, encodeTelemetryBatch } from '@framedeck/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchPublisher } from '../../services/ingest-gateway/src/publish/batch.publisher.js';
@@ -53,7 +53,7 @@ describe('Kafka through the SCRAM listener', () => {
       const report = await ensureTopics(kafka, config);
       expect(report.created).toEqual([config.eventsTopic, config.deadLetterTopic]);
 
-      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      const producer = createProducer(kafka);
       const publisher = new BatchPublisher(producer, {
         topic: config.eventsTopic,
         lingerMs: 0,

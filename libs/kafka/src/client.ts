@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, logLevel, type KafkaConfig as KafkaJsConfig, type LogEntry, type SASLOptions } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type KafkaConfig as KafkaJsConfig,
+  type LogEntry,
+  type Producer,
+  type SASLOptions,
+} from 'kafkajs';
 import type { KafkaConfig } from '@framedeck/config';
 import type { Logger } from '@framedeck/logging';
 
@@ -31,6 +39,15 @@ export function createKafka(config: KafkaConfig, logger: Logger, clientIdSuffix 
     // Callers decide how long to keep trying; the client itself gives up after ~10 s.
     retry: { initialRetryTime: 200, retries: 6, maxRetryTime: 5_000 },
   });
+}
+
+/**
+ * A producer as every FrameDeck process needs one: topics are never created by a typo, and
+ * keys are placed by KafkaJS's default partitioner (murmur2, as the Java client places them),
+ * named here so a key lands on the same partition whichever client wrote it.
+ */
+export function createProducer(kafka: Kafka): Producer {
+  return kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
 }
 
 function saslOptions(sasl: NonNullable<KafkaConfig['sasl']>): SASLOptions {

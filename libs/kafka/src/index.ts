@@ -1,5 +1,5 @@
 export type { Kafka, Producer, Consumer, Admin, EachBatchPayload, Message, KafkaMessage } from 'kafkajs';
-export { createKafka } from './client.js';
+export { createKafka, createProducer } from './client.js';
 export { ConfigResourceTypes, ensureTopics, topicConfigEntries, type EnsureTopicsReport } from './topics.js';
 export {
   CompressionTypes,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '@framedeck/config';
 import { createLogger } from '@framedeck/logging';
 import { bootstrap, createProject, parsePlan, UsageError } from './commands/accounts.command.js';
+import { parseLimit, parseSince, replayDeadLetters } from './commands/dlq-replay.command.js';
 import { migrateAll } from './commands/migrate.command.js';
 import { parseSimulateOptions, simulate } from './commands/simulate.command.js';
 import { loadCliConfig } from './config.js';
@@ -18,6 +19,9 @@ Commands:
                                                     send simulated gameplay telemetry through the ingest gateway;
                                                     the ingest key comes from --key-file or FRAMEDECK_INGEST_KEY
                                                     (--key <ingestKey> works but shows the key in ps)
+  dlq replay [--since <ISO time|30m|12h|7d>] [--limit N] [--json]
+                                                    re-publish dead-lettered batches to the events topic
+                                                    (after fixing why they failed; see docs/kafka.md)
 
 Configuration comes from FRAMEDECK_* environment variables (see README.md).`;
 
@@ -40,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       'map-id': { type: 'string' },
       rate: { type: 'string' },
       seed: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: false,
@@ -51,7 +57,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const config = loadCliConfig();
-    const logger = createLogger('cli', config.logging.level);
+    // Logs (KafkaJS's warnings among them) go to stderr: stdout carries the result, e.g. --json.
+    const logger = createLogger('cli', config.logging.level, process.stderr);
     const print = (result: unknown, human: string) => console.log(values.json ? JSON.stringify(result) : human);
     switch (command) {
       case 'migrate': {
@@ -77,6 +84,22 @@ export async function main(argv: string[]): Promise<number> {
         }
         const result = await createProject(config, { tenantId: values.tenant, name: values.name });
         print(result, JSON.stringify(result, null, 2));
+        return 0;
+      }
+      case 'dlq': {
+        if (sub !== 'replay') throw new UsageError('did you mean: framedeck dlq replay [--since …] [--limit N]');
+        const report = await replayDeadLetters(config, logger, {
+          since: parseSince(values.since as string | undefined),
+          limit: parseLimit(values.limit as string | undefined),
+        });
+        const reasons = Object.entries(report.reasons).map(([reason, n]) => `  ${n} × ${reason}`);
+        print(
+          report,
+          [
+            `replayed ${report.replayed} dead-lettered message(s), skipped ${report.skipped} older ones`,
+            ...reasons,
+          ].join('\n'),
+        );
         return 0;
       }
       case 'simulate': {

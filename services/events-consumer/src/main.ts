@@ -1,5 +1,5 @@
 import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { createKafka } from '@framedeck/kafka';
+import { createKafka, createProducer } from '@framedeck/kafka';
 import { closeServer, runMain, Shutdown, startHealthServer } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { consumerMetrics, createMetricsRegistry, startMetricsListener } from '@framedeck/metrics';
@@ -29,7 +29,7 @@ runMain('events-consumer', async () => {
     maxWaitTimeInMs: 100,
   });
   const sink = new EventsSink(clickhouse, config.sink, logger, metrics);
-  const deadLetters = new DeadLetterPublisher(kafka.producer(), config.kafka.deadLetterTopic);
+  const deadLetters = new DeadLetterPublisher(createProducer(kafka), config.kafka);
 
   const shutdown = new Shutdown(logger, 15_000).exitOnSignals();
   const health = await startHealthServer({

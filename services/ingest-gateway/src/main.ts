@@ -1,6 +1,6 @@
 import { ApiKeyLookup } from '@framedeck/accounts';
 import { compileProxyTrust } from '@framedeck/http-edge';
-import { createKafka } from '@framedeck/kafka';
+import { createKafka, createProducer } from '@framedeck/kafka';
 import { closeServer, httpServerOptions, runMain, Shutdown } from '@framedeck/lifecycle';
 import { createLogger } from '@framedeck/logging';
 import { createMetricsRegistry, ingestMetrics, startMetricsListener } from '@framedeck/metrics';
@@ -22,7 +22,7 @@ runMain('ingest-gateway', async () => {
   const redis = createRedisClient(config.redis);
   const kafka = createKafka(config.kafka, logger, '-gateway');
   const admin = kafka.admin();
-  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  const producer = createProducer(kafka);
   observeProduceLatency(producer, metrics);
   const publisher = new BatchPublisher(producer, {
     topic: config.kafka.eventsTopic,

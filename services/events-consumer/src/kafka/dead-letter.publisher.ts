@@ -1,32 +1,28 @@
-import type { Producer } from '@framedeck/kafka';
+import type { KafkaConfig } from '@framedeck/config';
+import { compressionType, DEAD_LETTER_HEADERS, originalHeaders, type Producer } from '@framedeck/kafka';
 
 export type DeadLetterSource = {
   topic: string;
   partition: number;
   offset: string;
+  key?: Buffer | null;
   value: Buffer | null;
   headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 };
 
-export const DEAD_LETTER_HEADERS = {
-  reason: 'fd-dead-letter-reason',
-  sourceTopic: 'fd-dead-letter-source-topic',
-  sourcePartition: 'fd-dead-letter-source-partition',
-  sourceOffset: 'fd-dead-letter-source-offset',
-  at: 'fd-dead-lettered-at-ms',
-} as const;
-
 /**
- * Parks a message that can never be processed on the dead-letter topic, unchanged, with the
- * reason and its origin in headers, so an operator can inspect and replay it. The caller
- * resolves the original offset only after this resolves (acks = all): nothing is lost.
+ * Parks a message that can never be processed on the dead-letter topic, unchanged (value, key,
+ * headers), with the reason and its origin in headers, so an operator can inspect it and
+ * replay it (`framedeck dlq replay`). The caller resolves the original offset only after this
+ * resolves (acks = all): nothing is lost. The record fits: the gateway left room for these
+ * headers under the record-batch cap (libs/kafka DEAD_LETTER_HEADROOM_BYTES).
  */
 export class DeadLetterPublisher {
   private connected: Promise<void> | undefined;
 
   constructor(
     private readonly producer: Producer,
-    private readonly topic: string,
+    private readonly config: Pick<KafkaConfig, 'deadLetterTopic' | 'producer'>,
   ) {}
 
   async publish(message: DeadLetterSource, reason: string): Promise<void> {
@@ -35,18 +31,16 @@ export class DeadLetterPublisher {
       throw error;
     });
     await this.connected;
-    const headers: Record<string, Buffer | string> = {};
-    for (const [name, value] of Object.entries(message.headers ?? {})) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value[0]! : value;
-    }
     await this.producer.send({
-      topic: this.topic,
+      topic: this.config.deadLetterTopic,
       acks: -1,
+      compression: compressionType(this.config.producer.compression),
       messages: [
         {
+          key: message.key ?? null,
           value: message.value,
           headers: {
-            ...headers,
+            ...originalHeaders(message.headers),
             [DEAD_LETTER_HEADERS.reason]: reason.slice(0, 1000),
             [DEAD_LETTER_HEADERS.sourceTopic]: message.topic,
             [DEAD_LETTER_HEADERS.sourcePartition]: String(message.partition),
