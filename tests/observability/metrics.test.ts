@@ -151,6 +151,23 @@ describe('metrics after real traffic', () => {
     expect(JSON.parse(line)).toMatchObject({ service: 'api', route, status: '200', msg: 'request answered' });
   });
 
+  it('counts SQL sandbox queries by outcome', async () => {
+    const before = await scrape(API_METRICS);
+    const query = (sql: string) =>
+      fetch(`${API_URL}/api/v1/query`, {
+        method: 'POST',
+        headers: { 'x-api-key': tenant.keys.full!, 'content-type': 'application/json' },
+        body: JSON.stringify({ project_id: tenant.projectId, sql }),
+      });
+    expect((await query('SELECT count() AS n FROM events')).status).toBe(200);
+    expect((await query('SELECT name FROM system.tables')).status).toBe(400);
+    const after = await scrape(API_METRICS);
+    const delta = (outcome: string) =>
+      sample(after, 'framedeck_sql_queries_total', { outcome }) -
+      sample(before, 'framedeck_sql_queries_total', { outcome });
+    expect([delta('ok'), delta('rejected'), delta('failed')]).toEqual([1, 1, 0]);
+  });
+
   it('puts a request id on every ingest answer; one sent by a client (an untrusted peer) is replaced', async () => {
     const res = await postEvents(batchBody([event()]), {
       'x-api-key': tenant.keys.ingest!,
