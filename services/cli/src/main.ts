@@ -67,7 +67,14 @@ export async function main(argv: string[]): Promise<number> {
           report,
           `postgres: ${report.postgres.applied.length} applied, ${report.postgres.skipped.length} already applied\n` +
             `clickhouse: ${report.clickhouse.applied.length} applied, ${report.clickhouse.skipped.length} already applied\n` +
-            `kafka topics created: ${report.kafka.created.join(', ') || 'none (all present)'}`,
+            `kafka topics created: ${report.kafka.created.join(', ') || 'none (all present)'}; ` +
+            `configs updated: ${report.kafka.updated.join(', ') || 'none'}` +
+            report.kafka.replicationMismatches
+              .map(
+                (m) =>
+                  `\nWARNING ${m.topic} has ${m.actual} replicas, the configuration asks for ${m.wanted}: reassign its partitions`,
+              )
+              .join(''),
         );
         return 0;
       }

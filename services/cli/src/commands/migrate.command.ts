@@ -1,11 +1,11 @@
 import { createClickHouseWriter, ensureClickHouseDatabase, migrateClickHouse } from '@framedeck/clickhouse';
-import { createKafka, ensureTopics } from '@framedeck/kafka';
+import { createKafka, ensureTopics, type EnsureTopicsReport } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
 import { createPool, ensureDatabase, migratePostgres } from '@framedeck/postgres';
 import type { CliConfig } from '../config.js';
 
 type Applied = { applied: string[]; skipped: string[] };
-export type MigrateReport = { postgres: Applied; clickhouse: Applied; kafka: { created: string[] } };
+export type MigrateReport = { postgres: Applied; clickhouse: Applied; kafka: EnsureTopicsReport };
 
 /** Brings Postgres, ClickHouse and Kafka to the schema this code expects. Idempotent. */
 export async function migrateAll(config: CliConfig, logger: Logger): Promise<MigrateReport> {
