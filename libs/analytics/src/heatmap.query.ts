@@ -1,5 +1,5 @@
 import { identifier, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import type { HeatmapCell } from './heatmap.schema.js';
+import type { HeatmapCell, MapBounds } from './heatmap.schema.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
@@ -10,15 +10,6 @@ export const HEATMAP_DEFAULTS = { cellSize: 25, days: 7 } as const;
 
 /** 1 MB in avg_memory is 2^20 bytes (a MiB), as engines and profilers report memory. */
 export const BYTES_PER_MB = 1_048_576;
-
-export type MapBounds = {
-  worldMinX: number;
-  worldMinY: number;
-  worldMaxX: number;
-  worldMaxY: number;
-  worldMinZ: number | null;
-  worldMaxZ: number | null;
-};
 
 export type HeatmapQuery = {
   projectId: string;

@@ -2,6 +2,21 @@ import { z } from 'zod';
 import { BYTES_PER_MB } from './heatmap.query.js';
 
 /**
+ * A map's extent in world units, as uploaded with the map (spec: Map). Z bounds are optional
+ * (both or neither); when present, a heatmap reads only events between them.
+ */
+export const MapBoundsSchema = z.object({
+  worldMinX: z.number(),
+  worldMinY: z.number(),
+  worldMaxX: z.number(),
+  worldMaxY: z.number(),
+  worldMinZ: z.number().nullable(),
+  worldMaxZ: z.number().nullable(),
+});
+
+export type MapBounds = z.output<typeof MapBoundsSchema>;
+
+/**
  * One heatmap cell as GET /v1/projects/{id}/heatmap answers it: the one declaration of the
  * shape. The query returns `HeatmapCell`, the route validates and documents with the schema, and
  * the dashboard reads the type generated from the OpenAPI document.

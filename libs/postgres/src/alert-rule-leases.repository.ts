@@ -1,5 +1,6 @@
 import type { Queryable } from './queryable.js';
 import type { ThresholdValues } from '@framedeck/alerts';
+import type { MapBounds } from '@framedeck/analytics';
 import { THRESHOLD_COLUMNS } from './threshold-profiles.repository.js';
 
 /** Everything the evaluator needs to evaluate one claimed rule. */
@@ -13,17 +14,11 @@ export type LeasedAlertRule = {
   evaluationDays: number;
   cellSize: number;
   cooldownMinutes: number;
-  map: {
+  map: MapBounds & {
     id: string;
     /** The user-specified map id, as stored in events.map_id. */
     mapId: string;
     name: string;
-    worldMinX: number;
-    worldMinY: number;
-    worldMaxX: number;
-    worldMaxY: number;
-    worldMinZ: number | null;
-    worldMaxZ: number | null;
   };
   /** The rule's threshold profiles in the rule's order; the first is its primary profile. */
   profiles: Array<{ id: string; thresholds: ThresholdValues }>;

@@ -1,19 +1,14 @@
+import type { MapBounds } from '@framedeck/analytics';
 import type { Queryable } from './queryable.js';
 
 export type MapImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 
-export type MapRecord = {
+export type MapRecord = MapBounds & {
   id: string;
   projectId: string;
   mapId: string;
   name: string;
   imageSha256: string;
-  worldMinX: number;
-  worldMinY: number;
-  worldMaxX: number;
-  worldMaxY: number;
-  worldMinZ: number | null;
-  worldMaxZ: number | null;
   imageWidth: number;
   imageHeight: number;
   createdAt: Date;

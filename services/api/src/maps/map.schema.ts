@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MapBoundsSchema } from '@framedeck/analytics';
 import type { MapRecord } from '@framedeck/postgres';
 
 /** The Map resource (spec: "Map"), shared by the maps routes and the data export. */
@@ -12,12 +13,7 @@ export const MapSchema = z
         'URL path of the map image (same origin, same authentication as this API; content-addressed, so it ' +
         'changes when the image does).',
     }),
-    worldMinX: z.number(),
-    worldMinY: z.number(),
-    worldMaxX: z.number(),
-    worldMaxY: z.number(),
-    worldMinZ: z.number().nullable(),
-    worldMaxZ: z.number().nullable(),
+    ...MapBoundsSchema.shape,
     imageWidth: z.int().meta({ description: 'Read from the image itself.' }),
     imageHeight: z.int(),
     createdAt: z.iso.datetime(),

@@ -9,6 +9,7 @@ type Schemas = components['schemas'];
 
 export type HeatmapCell = Schemas['HeatmapCell'];
 export type AuthorizedApp = Schemas['AuthorizedApp'];
+export type GameMap = Schemas['Map'];
 export type Session = Schemas['DashboardSession'];
 export type SessionUser = Session['user'];
 export type BuildSummary = Schemas['Build'];

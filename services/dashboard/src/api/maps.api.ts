@@ -1,34 +1,13 @@
+import type { GameMap } from './api-types';
+import type { operations } from './generated/openapi';
 import { http } from './http-client';
 import { enc } from './projects.api';
 
-export type GameMap = {
-  id: string;
-  name: string;
-  mapId: string;
-  imageUrl: string;
-  worldMinX: number;
-  worldMinY: number;
-  worldMaxX: number;
-  worldMaxY: number;
-  worldMinZ: number | null;
-  worldMaxZ: number | null;
-  imageWidth: number;
-  imageHeight: number;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { GameMap } from './api-types';
 
-export type MapUpload = {
-  name: string;
-  mapId: string;
-  image: File;
-  worldMinX: number;
-  worldMinY: number;
-  worldMaxX: number;
-  worldMaxY: number;
-  worldMinZ?: number | undefined;
-  worldMaxZ?: number | undefined;
-};
+/** The upload form's fields (the multipart body of POST /v1/maps/upload), with the image as a File. */
+export type MapUpload = Omit<UploadFields, 'file' | 'imageWidth' | 'imageHeight'> & { image: File };
+type UploadFields = NonNullable<operations['uploadMap']['requestBody']>['content']['multipart/form-data'];
 
 export const mapsApi = {
   list: (projectId: string, signal?: AbortSignal) =>

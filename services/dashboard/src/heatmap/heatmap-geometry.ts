@@ -1,3 +1,5 @@
+import type { GameMap } from '../api/api-types';
+
 /**
  * World ↔ image coordinates of a map. The analytics API bins positions on a grid anchored at
  * (worldMinX, worldMinY) and reports each cell by its centre.
@@ -6,7 +8,7 @@
  * image's top edge is worldMaxY and its left edge worldMinX (the usual minimap convention;
  * documented on the maps page). X grows to the right in both.
  */
-export type WorldBounds = { worldMinX: number; worldMinY: number; worldMaxX: number; worldMaxY: number };
+export type WorldBounds = Pick<GameMap, 'worldMinX' | 'worldMinY' | 'worldMaxX' | 'worldMaxY'>;
 export type Size = { width: number; height: number };
 export type Rect = { x: number; y: number; width: number; height: number };
 

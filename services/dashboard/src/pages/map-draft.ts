@@ -1,8 +1,7 @@
+import type { GameMap } from '../api/api-types';
+
 /** The map upload form's values before they are numbers, and the checks made before sending. */
-export type BoundsDraft = Record<
-  'worldMinX' | 'worldMinY' | 'worldMaxX' | 'worldMaxY' | 'worldMinZ' | 'worldMaxZ',
-  string
->;
+export type BoundsDraft = Record<Extract<keyof GameMap, `world${string}`>, string>;
 
 export const EMPTY_BOUNDS: BoundsDraft = {
   worldMinX: '',
