@@ -18,9 +18,10 @@ PID_DIR="$STATE_DIR/run"   # a pid file here means "the scripts started it, down
 HOST=127.0.0.1
 KAFKA_PORT="${FRAMEDECK_KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${FRAMEDECK_KAFKA_CONTROLLER_PORT:-9093}"
-# The SCRAM listener (SASL_PLAINTEXT) and the user up.sh creates for it (dev defaults;
+# The SCRAM listeners (SASL_PLAINTEXT, SASL_SSL) and the user up.sh creates for them (dev defaults;
 # override in any shared environment).
 KAFKA_SASL_PORT="${FRAMEDECK_KAFKA_SASL_PORT:-9094}"
+KAFKA_SASL_SSL_PORT="${FRAMEDECK_KAFKA_SASL_SSL_PORT:-9095}"
 KAFKA_SCRAM_USER="${FRAMEDECK_KAFKA_SCRAM_USER:-framedeck}"
 KAFKA_SCRAM_PASSWORD="${FRAMEDECK_KAFKA_SCRAM_PASSWORD:-framedeck-kafka-dev}"
 # ClickHouse: two engines side by side, each on its own ports (see "ClickHouse engines" below).

@@ -223,7 +223,10 @@ start_kafka() {
   mkdir -p "$KAFKA_DIR/data"
   sed -e "s|@DATA_DIR@|$KAFKA_DIR/data|g" -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
       -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" -e "s|@KAFKA_SASL_PORT@|$KAFKA_SASL_PORT|g" \
+      -e "s|@KAFKA_SASL_SSL_PORT@|$KAFKA_SASL_SSL_PORT|g" -e "s|@TLS_DIR@|$KAFKA_DIR/tls|g" \
       "$INFRA_DIR/kafka/server.properties" >"$KAFKA_DIR/server.properties"
+
+  ensure_kafka_tls
 
   # KRaft storage is formatted exactly once, with a cluster id kept in the state dir;
   # meta.properties in the data dir is what the broker itself checks.
@@ -262,7 +265,29 @@ wait_kafka() {
   ensure_kafka_scram_user
 }
 
-# The SCRAM user of the SASL_PLAINTEXT listener. KRaft keeps SCRAM credentials in its
+# The SASL_SSL listener's certificate: a CA of its own (clients trust $KAFKA_DIR/tls/ca.pem)
+# signing a certificate for 127.0.0.1, made once with openssl and kept with the broker's state.
+ensure_kafka_tls() {
+  local dir="$KAFKA_DIR/tls"
+  [[ -s "$dir/broker.pem" && -s "$dir/ca.pem" ]] && return
+  command -v openssl >/dev/null || die "kafka: openssl is needed to make the SASL_SSL listener's certificate"
+  log "kafka: making a local CA and a certificate for 127.0.0.1 in $dir"
+  mkdir -p "$dir"
+  (
+    cd "$dir"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=FrameDeck local Kafka CA" \
+      -keyout ca.key -out ca.pem 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout broker.key -out broker.csr 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 3650 \
+      -extfile broker.ext -out broker.crt 2>/dev/null
+    cat broker.key broker.crt >broker.pem
+    chmod 600 ca.key broker.key broker.pem
+    rm -f broker.csr broker.ext
+  ) || die "kafka: could not make the TLS certificate in $dir"
+}
+
+# The SCRAM user of the SCRAM listeners. KRaft keeps SCRAM credentials in its
 # metadata log; setting them through the running broker (rather than at storage format)
 # also covers data dirs formatted before the listener existed. Idempotent (same password,
 # new salt). Runs when this script started the broker; a reused broker keeps what it has.
@@ -275,7 +300,7 @@ ensure_kafka_scram_user() {
       --add-config "$mechanism=[password=$KAFKA_SCRAM_PASSWORD]" \
       >/dev/null || die "kafka: could not create the $mechanism user $KAFKA_SCRAM_USER"
   done
-  log "kafka: SCRAM user $KAFKA_SCRAM_USER on SASL_PLAINTEXT $HOST:$KAFKA_SASL_PORT"
+  log "kafka: SCRAM user $KAFKA_SCRAM_USER on SASL_PLAINTEXT $HOST:$KAFKA_SASL_PORT and SASL_SSL $HOST:$KAFKA_SASL_SSL_PORT"
 }
 
 # Main ---------------------------------------------------------------------------------

@@ -72,11 +72,14 @@ export function adoptTestEnv(): void {
 }
 
 /**
- * The local broker's SCRAM listener and the user infra/local/up.sh creates for it (the same
- * variables and defaults as infra/local/lib.sh).
+ * The local broker's SCRAM listeners (SASL_PLAINTEXT, and SASL_SSL with the CA up.sh made) and
+ * the user infra/local/up.sh creates for them (the same variables and defaults as
+ * infra/local/lib.sh).
  */
 export const KAFKA_SCRAM = {
   broker: `127.0.0.1:${harnessEnv.FRAMEDECK_KAFKA_SASL_PORT ?? '9094'}`,
+  tlsBroker: `127.0.0.1:${harnessEnv.FRAMEDECK_KAFKA_SASL_SSL_PORT ?? '9095'}`,
+  caFile: `${STATE_DIR}/kafka/tls/ca.pem`,
   username: harnessEnv.FRAMEDECK_KAFKA_SCRAM_USER ?? 'framedeck',
   password: harnessEnv.FRAMEDECK_KAFKA_SCRAM_PASSWORD ?? 'framedeck-kafka-dev',
 } as const;
