@@ -181,6 +181,20 @@ describe('metrics after real traffic', () => {
   });
 });
 
+describe('alert evaluator', () => {
+  it('serves its evaluation counter and process metrics on its own listener', async () => {
+    const evaluator = startService('alert-evaluator');
+    try {
+      await waitHealthy(`http://127.0.0.1:${TEST_ENV.FRAMEDECK_EVALUATOR_HEALTH_PORT}/healthz`, evaluator);
+      const text = await scrape(metricsUrl(TEST_ENV.FRAMEDECK_EVALUATOR_METRICS_PORT));
+      expect(text).toContain('# TYPE framedeck_alert_evaluations_total counter');
+      expect(sample(text, 'process_resident_memory_bytes', { service: 'alert-evaluator' })).toBeGreaterThan(0);
+    } finally {
+      await evaluator.stop();
+    }
+  });
+});
+
 describe('who can read /metrics', () => {
   it('is not served on the public API and ingest ports', async () => {
     // The API origin answers unknown paths outside /api with the dashboard's page (it routes in the browser).
