@@ -1,19 +1,16 @@
+import type { AlertRuleFields } from './alert-rules.repository.js';
 import type { Queryable } from './queryable.js';
 import type { ThresholdValues } from '@framedeck/alerts';
 import type { MapBounds } from '@framedeck/analytics';
 import { THRESHOLD_COLUMNS } from './threshold-profiles.repository.js';
 
 /** Everything the evaluator needs to evaluate one claimed rule. */
-export type LeasedAlertRule = {
+export type LeasedAlertRule = Pick<
+  AlertRuleFields,
+  'name' | 'metric' | 'thresholdLevel' | 'failPercentage' | 'evaluationDays' | 'cellSize' | 'cooldownMinutes'
+> & {
   id: string;
   projectId: string;
-  name: string;
-  metric: string;
-  thresholdLevel: string;
-  failPercentage: number;
-  evaluationDays: number;
-  cellSize: number;
-  cooldownMinutes: number;
   map: MapBounds & {
     id: string;
     /** The user-specified map id, as stored in events.map_id. */
