@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { Logger } from '@framedeck/logging';
 import type { Registry } from 'prom-client';
 
 export type MetricsListenerOptions = {
@@ -10,7 +9,7 @@ export type MetricsListenerOptions = {
   token?: string;
   registry: Registry;
   /** Told when the port cannot be bound (the service keeps running without metrics). */
-  logger: Pick<Logger, 'error'>;
+  logger: { error: (details: { err: string }, message: string) => void };
 };
 
 /**
