@@ -38,26 +38,31 @@ CREATE TABLE IF NOT EXISTS rollup_input (
   game_thread_ms     Float32,
   render_thread_ms   Float32,
   sdk_version        String,
-  received_at        DateTime
+  received_at        DateTime,
+  retention_days     UInt16,
+  batch_first_index  UInt32
 )
 ENGINE = Null;
 
--- The batches already rolled up, one row per (project, batch). batch_key is the batch id's
--- text form without its last 8 hex digits: every event id of a batch shares it (event ids are
--- the batch id with the event's index XORed into those digits, libs/clickhouse/event-id.ts),
--- so a view can derive it from the rows. Kept 31 days: a batch older than the 30-day ingest
--- window cannot be accepted again.
+-- The Kafka messages already rolled up, one row per (project, batch, part). batch_key is the
+-- batch id's text form without its last 8 hex digits: every event id of a batch shares it
+-- (event ids are the batch id with the event's index XORed into those digits,
+-- libs/clickhouse/event-id.ts), so a view can derive it from the rows; first_index tells the
+-- parts of a batch split over several messages apart. Kept 31 days: a batch older than the
+-- 30-day ingest window cannot be accepted again.
 CREATE TABLE IF NOT EXISTS rollup_batches (
-  project_id UUID,
-  batch_key  String,
-  day        Date
+  project_id  UUID,
+  batch_key   String,
+  first_index UInt32,
+  day         Date
 )
 ENGINE = ReplacingMergeTree()
 PARTITION BY day
-ORDER BY (batch_key, project_id);
+ORDER BY (batch_key, project_id, first_index);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_batches_mv TO rollup_batches AS
-SELECT DISTINCT project_id, substring(toString(event_id), 1, 28) AS batch_key, today() AS day
+SELECT DISTINCT project_id, substring(toString(event_id), 1, 28) AS batch_key, batch_first_index AS first_index,
+       today() AS day
   FROM rollup_input;
 
 -- Heatmap cells at the finest cell size (5 world units, on an absolute grid: cell_x =
@@ -239,7 +244,10 @@ SELECT project_id, toDate(timestamp) AS day, build_id, map_id, platform, source,
 
 -- Events stored before the views existed, each once (FINAL collapses redelivered duplicates);
 -- their batches enter rollup_batches through its view, so a late redelivery is not added again.
-INSERT INTO rollup_input
+INSERT INTO rollup_input (project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id,
+       has_position, position_x, position_y, position_z, map_id, fps, frame_time_ms, memory_used_bytes, gpu_time_ms,
+       attributes.key, attributes.value, metrics.key, metrics.value, source, build_id, platform, engine_version,
+       camera_yaw, camera_pitch, game_thread_ms, render_thread_ms, sdk_version, received_at)
 SELECT project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, has_position,
        position_x, position_y, position_z, map_id, fps, frame_time_ms, memory_used_bytes, gpu_time_ms,
        attributes.key, attributes.value, metrics.key, metrics.value, source, build_id, platform,

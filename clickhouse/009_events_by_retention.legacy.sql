@@ -2,14 +2,15 @@
 -- `events`; 010 copies the rows, 011 swaps the names, 012 re-attaches the views, 013 drops the
 -- old table.
 --
--- retention_days: how many days the project keeps raw events, computed on every inserted row
--- from the project's setting (project_retention, 008; 90 for a project not listed). It leads
+-- retention_days: how many days the project keeps raw events, written on every row by the
+-- consumer from the batch envelope (the gateway reads the project's setting). It leads
 -- the partition key, as Snuba does: PARTITION BY (retention_days, toMonday(timestamp)) holds
 -- only projects with the same retention, so a week expires as one partition for all of them
 -- (dropped whole: no other project's part is rewritten), and a project with another retention
 -- never shares a part with it. The values are a short list (libs/postgres RETENTION_DAYS_CHOICES)
 -- so the number of partitions stays bounded: choices × weeks (≤ 8 × 105 for two years).
--- The consumer does not send the column (EVENT_INSERT_COLUMNS): its DEFAULT looks it up.
+-- NOTE: not a DEFAULT looking the project up (joinGet): an 18.16 server cannot load such a
+-- table at start-up (joinGet has no database there: "Default database is not selected").
 -- A changed setting applies to events ingested afterwards; rows already stored keep the
 -- retention they were written with (readers cut at the project's current window, see
 -- libs/analytics data-window).
@@ -47,7 +48,12 @@ CREATE TABLE IF NOT EXISTS events_by_retention (
   render_thread_ms   Float32,
   sdk_version        String,
   received_at        DateTime,
-  retention_days     UInt16 DEFAULT if(joinGet('project_retention', 'retention_days', project_id) = 0, 90, joinGet('project_retention', 'retention_days', project_id)),
+  -- Written by the consumer from the batch envelope (the gateway reads the project's setting);
+  -- 90 for rows written before it did.
+  retention_days     UInt16 DEFAULT 90,
+  -- Index of the first event of the Kafka message the row came in (a batch too large for one
+  -- message travels in parts): with the batch id, what the rollup ledger records (clickhouse/007).
+  batch_first_index  UInt32 DEFAULT 0,
   event_name_hash    UInt64 MATERIALIZED cityHash64(event_name),
   map_id_hash        UInt64 MATERIALIZED cityHash64(map_id),
   platform_hash      UInt64 MATERIALIZED cityHash64(platform),

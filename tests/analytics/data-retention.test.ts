@@ -15,11 +15,11 @@ let worker: DataRetentionWorker;
 const DAY = 86_400_000;
 const now = new Date();
 const daysAgo = (d: number) => new Date(now.getTime() - d * DAY);
-// Inserted with a column list that leaves retention_days out, as the consumer's RowBinary insert does.
-const insert = (projectId: string, at: Date, n: number) =>
+// Stamped with the project's retention, as the consumer stamps each row from the batch envelope.
+const insert = (projectId: string, retentionDays: number, at: Date, n: number) =>
   api.clickhouse.command(
-    sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, player_id)
-        SELECT toUUID(${projectId}), generateUUIDv4(), 'tick', ${at.getTime() * 1000}, toDateTime(${Math.floor(at.getTime() / 1000)}), concat('p', toString(number))
+    sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, player_id, retention_days)
+        SELECT toUUID(${projectId}), generateUUIDv4(), 'tick', ${at.getTime() * 1000}, toDateTime(${Math.floor(at.getTime() / 1000)}), concat('p', toString(number)), ${retentionDays}
           FROM system.numbers LIMIT ${n}`,
   );
 
@@ -42,10 +42,9 @@ beforeAll(async () => {
   ]);
   await setProjectRetentionDays(api.pool, short.projectId, 7);
   worker = new DataRetentionWorker({ pool: api.pool, clickhouseWriter: api.clickhouse });
-  await worker.run(now); // copies the 7-day setting to ClickHouse before the inserts
-  await insert(short.projectId, daysAgo(20), 3);
-  await insert(short.projectId, daysAgo(1), 2);
-  await insert(long.projectId, daysAgo(20), 4);
+  await insert(short.projectId, 7, daysAgo(20), 3);
+  await insert(short.projectId, 7, daysAgo(1), 2);
+  await insert(long.projectId, 90, daysAgo(20), 4);
 });
 afterAll(() => api.close());
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
+import { queryProjectActivity } from '@framedeck/clickhouse';
 import { startApi, type TestApi } from './support/api-harness.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 
@@ -35,14 +36,16 @@ beforeAll(async () => {
   const newest = event(t.projectId, now - HOUR, 'p1', 's1');
   const insert = (values: object[], table = 'events') =>
     api.clickhouse.insertJsonRows(table, values as Record<string, unknown>[]);
-  await insert([
+  const stored = [
     newest,
     event(t.projectId, now - 2 * HOUR, 'p2', 's1'),
     event(t.projectId, now - 2 * HOUR, '', 's2'), // no player id: not an active player
     event(t.projectId, now - 3 * DAY, 'p3', 's3'),
     event(t.projectId, now - 10 * DAY, 'p4', 's4'), // outside 7 d, not the newest
     event(other.projectId, now, 'q1', 'z1'), // another project's
-  ]);
+  ];
+  await insert(stored);
+  await insert(stored, 'rollup_input'); // as the consumer feeds the rollups, once per batch
   await insert([newest]); // a redelivered duplicate, in another part: FINAL collapses it
   const batch = randomUUID();
   await insert(
@@ -99,7 +102,12 @@ it('reports the project, its recent events, players, sessions, rejections, maps 
     },
     maps: 2,
     activeKeys: 3,
+    dataWindow: { retentionDays: 90, rollupMonths: 13, oldestRetainedDay: expect.any(String) },
   });
+  // Served from rollup_project_hours: the same as the plain query over the raw events.
+  expect(await queryProjectActivity(api.clickhouse, t.projectId, 'rollups')).toEqual(
+    await queryProjectActivity(api.clickhouse, t.projectId, 'events'),
+  );
 });
 
 it('a project without events reports zeros and no last event', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { sql } from '@framedeck/clickhouse';
 import { kafkaSection } from '@framedeck/config';
+import { setProjectRetentionDays } from '@framedeck/postgres';
 import { createKafka } from '@framedeck/kafka';
 import { createLogger } from '@framedeck/logging';
 import { envelopeHeaders } from '@framedeck/proto';
@@ -195,6 +196,36 @@ describe('ingest pipeline', () => {
     await expectExactlyLedger(stack.clickhouse, retrying.projectId, ledgerIds([{ batchId, events: 5, attempts: 3 }]));
   });
 
+  it('a batch too large for one Kafka message lands whole in events and rollups, stamped with the project’s retention', async () => {
+    const kept30Days = await newTenant(stack.pool, 'pro');
+    await setProjectRetentionDays(stack.pool, kept30Days.projectId, 30);
+    // 40 events × 60 attributes of 1,000 characters ≈ 2.4 MB inflated: the gateway splits it
+    // into parts under the 1 MB record-batch cap, each a message of its own with the same batch id.
+    const attributes = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, 'x'.repeat(1000)]));
+    const events = Array.from({ length: 40 }, (_, i) =>
+      event({ eventName: 'big', sessionId: `s${i}`, mapId: 'arena', position: { x: i, y: i, z: 0 }, attributes }),
+    );
+    const res = await postEvents(gzipSync(batchBody(events)), {
+      'x-api-key': kept30Days.keys.ingest!,
+      'content-encoding': 'gzip',
+    });
+    expect(res.status).toBe(202);
+    const batchId = res.headers.get('x-batch-id')!;
+    // Every part is rolled up (the ledger keys parts by their first event), none twice.
+    await expectExactlyLedger(
+      stack.clickhouse,
+      kept30Days.projectId,
+      ledgerIds([{ batchId, events: 40, attempts: 1 }]),
+    );
+    const rows = await queryRows<{ retention_days: number; parts: string }>(
+      stack.clickhouse,
+      sql`SELECT retention_days, toString(uniqExact(batch_first_index)) AS parts FROM events
+           WHERE project_id = ${kept30Days.projectId} GROUP BY retention_days`,
+    );
+    expect(rows.map((r) => Number(r.retention_days))).toEqual([30]);
+    expect(Number(rows[0]!.parts)).toBeGreaterThan(1);
+  });
+
   it('dead-letters a message that does not decode, with the reason in its headers, and moves on', async () => {
     const kafka = createKafka(kafkaConfig, createLogger('test', 'silent'));
     const producer = kafka.producer();
@@ -211,6 +242,7 @@ describe('ingest pipeline', () => {
         sdkVersion: 'tests',
         eventCount: 1,
         firstEventIndex: 0,
+        retentionDays: 90,
       });
       await producer.send({
         topic: kafkaConfig.eventsTopic,

@@ -82,6 +82,7 @@ describe('Kafka through the SCRAM listeners', () => {
             tenantId: randomUUID(),
             receivedAtMs: Date.now(),
             sdkVersion: 't',
+            retentionDays: 90,
           },
         });
       } finally {

@@ -43,6 +43,7 @@ describe(`decoder fuzzing (seed ${FUZZ_SEED}, ${CASES} cases)`, () => {
           sdkVersion: 'fuzz/1',
           eventCount: 0,
           firstEventIndex: 0,
+          retentionDays: 90,
         }),
       };
       const outcome = readBatch(message);

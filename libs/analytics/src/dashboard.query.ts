@@ -1,5 +1,6 @@
-import { sql, type ClickHouseReader } from '@framedeck/clickhouse';
-import { lastDays, projectAndWindow } from './time-window.js';
+import { sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import type { QuerySource } from './query-source.js';
+import { lastDays, projectAndWindow, type TimeWindow } from './time-window.js';
 
 export const DASHBOARD_DAYS = [7, 14, 30, 90] as const;
 export const DASHBOARD_DEFAULTS = { days: 30 } as const;
@@ -28,26 +29,72 @@ export type DashboardMetrics = {
 /** Distinct counts use uniqCombined: exact for small sets, HyperLogLog beyond (see insights). */
 const PLAYERS = sql`uniqCombinedIf(player_id, player_id != '')`;
 
-export async function queryDashboard(clickhouse: ClickHouseReader, q: DashboardQuery): Promise<DashboardMetrics> {
-  const now = q.now ?? new Date();
-  const [series, kpis] = await Promise.all([
-    clickhouse.rowsWithTotals<{
-      date: string;
-      events: number;
-      players: number;
-      sessions: number;
-    }>(sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
+/**
+ * Per-day counts and the DAU/MAU pair, from events (the plain query) or from
+ * rollup_project_hours (clickhouse/007): the hours' uniqCombined states merge into the very
+ * state one pass over the events builds, so both give the same numbers.
+ */
+const DASHBOARD_SQL: Record<
+  QuerySource,
+  {
+    daily: (projectId: string, window: TimeWindow) => SqlFragment;
+    activeUsers: (projectId: string, window: TimeWindow, now: Date) => SqlFragment;
+  }
+> = {
+  events: {
+    daily: (
+      projectId,
+      window,
+    ) => sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
                  uniqCombined(session_id) AS sessions
             FROM events
-           WHERE ${projectAndWindow(q.projectId, lastDays(q.days, now))}
+           WHERE ${projectAndWindow(projectId, window)}
            GROUP BY date WITH TOTALS
-           ORDER BY date`),
-    clickhouse.rows<{
-      dau: number;
-      mau: number;
-    }>(sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau, ${PLAYERS} AS mau
+           ORDER BY date`,
+    activeUsers: (
+      projectId,
+      window,
+      now,
+    ) => sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
+                 ${PLAYERS} AS mau
             FROM events
-           WHERE ${projectAndWindow(q.projectId, lastDays(30, now))}`),
+           WHERE ${projectAndWindow(projectId, window)}`,
+  },
+  rollups: {
+    daily: (projectId, window) => sql`SELECT toString(toDate(hour)) AS date, countMerge(events) AS events,
+                 uniqCombinedIfMerge(players) AS players, uniqCombinedMerge(sessions) AS sessions
+            FROM rollup_project_hours
+           WHERE ${hoursOf(projectId, window)}
+           GROUP BY date WITH TOTALS
+           ORDER BY date`,
+    activeUsers: (
+      projectId,
+      window,
+      now,
+    ) => sql`SELECT uniqCombinedIfMergeIf(players, toDate(hour) = toDate(${now})) AS dau,
+                 uniqCombinedIfMerge(players) AS mau
+            FROM rollup_project_hours
+           WHERE ${hoursOf(projectId, window)}`,
+  },
+};
+
+/** The range of lastDays (whole UTC days) on rollup_project_hours. */
+function hoursOf(projectId: string, window: TimeWindow): SqlFragment {
+  return sql`project_id = toUUID(${projectId}) AND hour >= ${window.from}`;
+}
+
+export async function queryDashboard(
+  clickhouse: ClickHouseReader,
+  q: DashboardQuery,
+  source: QuerySource = 'rollups',
+): Promise<DashboardMetrics> {
+  const now = q.now ?? new Date();
+  const query = DASHBOARD_SQL[source];
+  const [series, kpis] = await Promise.all([
+    clickhouse.rowsWithTotals<{ date: string; events: number; players: number; sessions: number }>(
+      query.daily(q.projectId, lastDays(q.days, now)),
+    ),
+    clickhouse.rows<{ dau: number; mau: number }>(query.activeUsers(q.projectId, lastDays(30, now), now)),
   ]);
   const daily = series.data.map((d) => ({
     date: d.date,

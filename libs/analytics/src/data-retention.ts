@@ -82,29 +82,3 @@ export async function dropExpiredPartitions(writer: ClickHouseWriter, now: Date)
   }
   return expired;
 }
-
-/**
- * Replaces ClickHouse's copy of the projects whose retention is not the default
- * (project_retention, read by the events table's retention_days DEFAULT at insert): the new
- * rows go into a fresh table that then takes the name.
- * NOTE: not TRUNCATE + INSERT: on 18.16 a truncated Join table loses its key, and every insert
- * into events then fails ("joinGet only supports StorageJoin containing exactly one key").
- * During the RENAME an insert may find no table and fail; the consumer retries it.
- */
-export async function replaceProjectRetention(
-  writer: ClickHouseWriter,
-  exceptions: readonly { projectId: string; days: number }[],
-): Promise<void> {
-  await writer.command(sql`DROP TABLE IF EXISTS project_retention_next`);
-  await writer.command(
-    sql`CREATE TABLE project_retention_next (project_id UUID, retention_days UInt16) ENGINE = Join(ANY, LEFT, project_id)`,
-  );
-  if (exceptions.length > 0) {
-    const rows = exceptions.map((e) => sql`(toUUID(${e.projectId}), ${e.days})`);
-    await writer.command(sql`INSERT INTO project_retention_next (project_id, retention_days) VALUES ${join(rows)}`);
-  }
-  await writer.command(
-    sql`RENAME TABLE project_retention TO project_retention_previous, project_retention_next TO project_retention`,
-  );
-  await writer.command(sql`DROP TABLE IF EXISTS project_retention_previous`);
-}

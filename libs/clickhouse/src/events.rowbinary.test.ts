@@ -7,6 +7,8 @@ const context = {
   batchId: uuidToRowBinary('22222222-2222-2222-2222-222222222222'),
   sdkVersion: 'sdk',
   receivedAtSeconds: 1_700_000_000,
+  retentionDays: 30,
+  firstEventIndex: 70_000,
 };
 const event: EventRowInput = {
   eventName: 'e',
@@ -40,12 +42,15 @@ describe('EventsRowBinaryBlock', () => {
     expect(bytes.subarray(32, 34)).toEqual(Buffer.from([1, 0x65]));
     expect(bytes.readBigInt64LE(34)).toBe(1_700_000_000_500_000n);
     expect(bytes.readUInt32LE(42)).toBe(1_700_000_000);
-    const tail = bytes.subarray(bytes.length - 4 - 4 - 8 - 5 - 1);
-    // camera_yaw NULL (1), camera_pitch 0 (0 + Float32), two Float32, "sdk", received_at
+    const tail = bytes.subarray(bytes.length - 4 - 2 - 4 - 4 - 8 - 5 - 1);
+    // camera_yaw NULL (1), camera_pitch 0 (0 + Float32), two Float32, "sdk", received_at,
+    // retention_days (UInt16), batch_first_index (UInt32)
     expect(tail[0]).toBe(1);
     expect(tail[1]).toBe(0);
     expect(tail.readFloatLE(2)).toBe(0);
-    expect(bytes.readUInt32LE(bytes.length - 4)).toBe(1_700_000_000);
+    expect(bytes.readUInt32LE(bytes.length - 10)).toBe(1_700_000_000);
+    expect(bytes.readUInt16LE(bytes.length - 6)).toBe(30);
+    expect(bytes.readUInt32LE(bytes.length - 4)).toBe(70_000);
     expect(block.rows).toBe(1);
   });
 

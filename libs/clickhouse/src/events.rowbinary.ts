@@ -41,6 +41,8 @@ export const EVENT_INSERT_COLUMNS = [
   'render_thread_ms',
   'sdk_version',
   'received_at',
+  'retention_days',
+  'batch_first_index',
 ] as const;
 
 /**
@@ -79,6 +81,10 @@ export type EventBatchContext = {
   batchId: Buffer;
   sdkVersion: string;
   receivedAtSeconds: number;
+  /** The project's raw-event retention (clickhouse/009: it leads the partition key). */
+  retentionDays: number;
+  /** Index of the message's first event in the sender's batch (clickhouse/007: the rollup ledger's key). */
+  firstEventIndex: number;
 };
 
 const MIN_CAPACITY = 1 << 20;
@@ -152,7 +158,9 @@ export class EventsRowBinaryBlock {
     this.pos += 8;
     this.string(context.sdkVersion);
     view.setUint32(this.pos, context.receivedAtSeconds, true);
-    this.pos += 4;
+    view.setUint16(this.pos + 4, context.retentionDays, true);
+    view.setUint32(this.pos + 6, context.firstEventIndex, true);
+    this.pos += 10;
     this.rowCount++;
   }
 

@@ -14,22 +14,42 @@ export type ProjectActivity = {
 };
 
 /**
- * A project's recent activity in one scan of its last 31 days (the primary key starts with
- * project_id and the day, so this reads only the project's recent granules).
- * NOTE: FINAL, because redelivered batches leave duplicates until merges collapse them and a
- * status page must not show inflated counts. Timestamps up to 48 h ahead (accepted by ingest)
- * count as "last 24 h".
+ * A project's recent activity. "Last 24 hours" and "last 7 days" are counted in whole UTC
+ * hours (from the start of the hour 24 hours / 7 days ago), and timestamps up to 48 h ahead
+ * (accepted by ingest) count too.
+ *
+ * From rollup_project_hours (clickhouse/007) by default: at most 31 × 24 rows per project,
+ * whatever its volume, each batch counted once (so no FINAL is needed). `events` is the plain
+ * query over raw events (FINAL: redelivered batches leave duplicates until merges collapse
+ * them) that the tests hold the rollup to. Distinct players and sessions are uniqCombined
+ * (exact for small sets, HyperLogLog beyond: typically < 1 % off), the same on both.
  */
-export async function queryProjectActivity(reader: ClickHouseReader, projectId: string): Promise<ProjectActivity> {
-  const query = sql`
+export async function queryProjectActivity(
+  reader: ClickHouseReader,
+  projectId: string,
+  source: 'rollups' | 'events' = 'rollups',
+): Promise<ProjectActivity> {
+  const since = (seconds: number) => sql`toStartOfHour(now() - ${seconds})`;
+  const query =
+    source === 'rollups'
+      ? sql`
     SELECT
-      countIf(timestamp >= now() - ${DAY_SECONDS}) AS events24h,
-      countIf(timestamp >= now() - ${7 * DAY_SECONDS}) AS events7d,
+      countMergeIf(events, hour >= ${since(DAY_SECONDS)}) AS events24h,
+      countMergeIf(events, hour >= ${since(7 * DAY_SECONDS)}) AS events7d,
+      maxMerge(last_event_us) AS lastEventUs,
+      uniqCombinedIfMergeIf(players, hour >= ${since(DAY_SECONDS)}) AS players24h,
+      uniqCombinedMergeIf(sessions, hour >= ${since(DAY_SECONDS)}) AS sessions24h
+    FROM rollup_project_hours
+    WHERE project_id = toUUID(${projectId}) AND hour >= ${since(LOOKBACK_SECONDS)}`
+      : sql`
+    SELECT
+      countIf(timestamp >= ${since(DAY_SECONDS)}) AS events24h,
+      countIf(timestamp >= ${since(7 * DAY_SECONDS)}) AS events7d,
       max(timestamp_us) AS lastEventUs,
-      uniqExactIf(player_id, timestamp >= now() - ${DAY_SECONDS} AND player_id != '') AS players24h,
-      uniqExactIf(session_id, timestamp >= now() - ${DAY_SECONDS}) AS sessions24h
+      uniqCombinedIf(player_id, timestamp >= ${since(DAY_SECONDS)} AND player_id != '') AS players24h,
+      uniqCombinedIf(session_id, timestamp >= ${since(DAY_SECONDS)}) AS sessions24h
     FROM events FINAL
-    WHERE project_id = toUUID(${projectId}) AND timestamp >= now() - ${LOOKBACK_SECONDS}`;
+    WHERE project_id = toUUID(${projectId}) AND timestamp >= ${since(LOOKBACK_SECONDS)}`;
   const [row] = await reader.rows<Record<string, string | number>>(query);
   const lastEventUs = Number(row?.lastEventUs ?? 0);
   return {

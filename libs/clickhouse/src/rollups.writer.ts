@@ -19,8 +19,12 @@ import type { ClickHouseWriter } from './writer.js';
 
 const ROLLUP_INPUT_TABLE = raw('rollup_input');
 
-/** One batch's rows inside a RowBinary block: [start, end) in bytes. */
-export type BatchSegment = { projectId: string; batchId: string; start: number; end: number };
+/**
+ * One Kafka message's rows inside a RowBinary block: [start, end) in bytes. A batch too large
+ * for one message travels in parts (libs/proto batch-split), each its own segment, told apart
+ * by the index of its first event.
+ */
+export type BatchSegment = { projectId: string; batchId: string; firstEventIndex: number; start: number; end: number };
 
 /**
  * The key rollup_batches records for a batch: its id's text form without the last 8 hex
@@ -31,23 +35,21 @@ export function rollupBatchKey(batchId: string): string {
   return batchId.toLowerCase().slice(0, 28);
 }
 
-const segmentKey = (projectId: string, batchKey: string) => `${projectId.toLowerCase()}/${batchKey}`;
+const segmentKey = (projectId: string, batchKey: string, firstIndex: number) =>
+  `${projectId.toLowerCase()}/${batchKey}/${firstIndex}`;
 
-/** The batches among `segments` whose rows are already in the rollups, as `project/batchKey`. */
+/** The messages among `segments` whose rows are already in the rollups, as `project/batchKey/firstIndex`. */
 export async function findRolledUpBatches(
   reader: ClickHouseReader,
   segments: readonly BatchSegment[],
 ): Promise<Set<string>> {
   if (segments.length === 0) return new Set();
   const keys = [...new Set(segments.map((s) => rollupBatchKey(s.batchId)))];
-  const rows = await reader.rows<{ project_id: string; batch_key: string }>(
-    sql`SELECT DISTINCT toString(project_id) AS project_id, batch_key FROM rollup_batches
-         WHERE batch_key IN (${join(
-           keys.map((k) => sql`${k}`),
-           ', ',
-         )})`,
+  const rows = await reader.rows<{ project_id: string; batch_key: string; first_index: number }>(
+    sql`SELECT DISTINCT toString(project_id) AS project_id, batch_key, first_index FROM rollup_batches
+         WHERE batch_key IN (${join(keys.map((k) => sql`${k}`))})`,
   );
-  return new Set(rows.map((r) => segmentKey(r.project_id, r.batch_key)));
+  return new Set(rows.map((r) => segmentKey(r.project_id, r.batch_key, Number(r.first_index))));
 }
 
 /**
@@ -58,7 +60,7 @@ export function rowsToRollUp(block: Buffer, segments: readonly BatchSegment[], r
   const seen = new Set(rolledUp);
   const parts: Buffer[] = [];
   for (const s of segments) {
-    const key = segmentKey(s.projectId, rollupBatchKey(s.batchId));
+    const key = segmentKey(s.projectId, rollupBatchKey(s.batchId), s.firstEventIndex);
     if (seen.has(key) || s.end === s.start) continue;
     seen.add(key);
     parts.push(block.subarray(s.start, s.end));

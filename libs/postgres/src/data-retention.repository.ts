@@ -21,21 +21,6 @@ export async function getProjectRetentionDays(db: Queryable, projectId: string):
   return rows[0]?.days;
 }
 
-/** Every project whose retention is not `defaultDays`: what ClickHouse's project_retention lists. */
-export async function listRetentionExceptions(
-  db: Queryable,
-  defaultDays: number,
-): Promise<{ projectId: string; days: number }[]> {
-  const { rows } = await db.query<{ projectId: string; days: number }>(
-    `SELECT p.id AS "projectId", ${EFFECTIVE_DAYS} AS days
-       FROM projects p JOIN tenants t ON t.id = p.tenant_id JOIN plans pl ON pl.id = t.plan_id
-      WHERE ${EFFECTIVE_DAYS} <> $1
-      ORDER BY p.id`,
-    [defaultDays],
-  );
-  return rows;
-}
-
 /** Sets the project's own retention; null falls back to its plan's. */
 export async function setProjectRetentionDays(db: Queryable, projectId: string, days: number | null): Promise<void> {
   await db.query(`UPDATE projects SET raw_retention_days = $2 WHERE id = $1`, [projectId, days]);

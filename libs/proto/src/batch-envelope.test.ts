@@ -9,12 +9,18 @@ const envelope = {
   sdkVersion: 'unity/2.1.0',
   eventCount: 12,
   firstEventIndex: 0,
+  retentionDays: 90,
 };
 
 describe('batch envelope', () => {
   it('round-trips through Kafka header values (Buffers)', () => {
     const asKafka = Object.fromEntries(Object.entries(envelopeHeaders(envelope)).map(([k, v]) => [k, Buffer.from(v)]));
     expect(parseEnvelopeHeaders(asKafka)).toEqual(envelope);
+  });
+
+  it('reads a message written before gateways sent the retention as keeping the default 90 days', () => {
+    const { [ENVELOPE_HEADERS.retentionDays]: _, ...older } = envelopeHeaders({ ...envelope, retentionDays: 7 });
+    expect(parseEnvelopeHeaders(older)).toEqual({ ...envelope, retentionDays: 90 });
   });
 
   it('reads a message written before batches could be split as starting at event 0', () => {
@@ -28,6 +34,7 @@ describe('batch envelope', () => {
     ['a malformed project id', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.projectId]: 'nope' }],
     ['no receipt time', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.receivedAtMs]: undefined }],
     ['a negative first event index', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.firstEventIndex]: '-1' }],
+    ['a retention of 0 days', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.retentionDays]: '0' }],
   ])('names the problem for %s', (_, headers) => {
     expect(typeof parseEnvelopeHeaders(headers)).toBe('string');
   });

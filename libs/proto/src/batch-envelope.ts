@@ -16,7 +16,11 @@ export const ENVELOPE_HEADERS = {
   sdkVersion: 'fd-sdk-version',
   eventCount: 'fd-event-count',
   firstEventIndex: 'fd-first-event-index',
+  retentionDays: 'fd-retention-days',
 } as const;
+
+/** Retention of messages without the header (published before gateways sent it): the default plan's. */
+export const DEFAULT_RETENTION_DAYS = 90;
 
 export type BatchEnvelope = {
   batchId: string;
@@ -30,6 +34,11 @@ export type BatchEnvelope = {
    * batch too large for one Kafka message (batch-split.ts); absent in older messages (0).
    */
   firstEventIndex: number;
+  /**
+   * How many days the project keeps raw events, read by the gateway from the project's
+   * setting; the consumer stamps it on every row (it leads the events partition key).
+   */
+  retentionDays: number;
 };
 
 export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string> {
@@ -42,6 +51,7 @@ export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string>
     [ENVELOPE_HEADERS.sdkVersion]: envelope.sdkVersion,
     [ENVELOPE_HEADERS.eventCount]: String(envelope.eventCount),
     [ENVELOPE_HEADERS.firstEventIndex]: String(envelope.firstEventIndex),
+    [ENVELOPE_HEADERS.retentionDays]: String(envelope.retentionDays),
   };
 }
 
@@ -66,6 +76,9 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
   if (!Number.isSafeInteger(receivedAtMs) || receivedAtMs <= 0) return 'missing or malformed receipt time';
   const firstEventIndex = Number(get(ENVELOPE_HEADERS.firstEventIndex) ?? 0);
   if (!Number.isSafeInteger(firstEventIndex) || firstEventIndex < 0) return 'malformed first event index';
+  const retentionDays = Number(get(ENVELOPE_HEADERS.retentionDays) ?? DEFAULT_RETENTION_DAYS);
+  if (!Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 65_535)
+    return 'malformed retention days';
   return {
     batchId,
     projectId,
@@ -74,5 +87,6 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
     sdkVersion: get(ENVELOPE_HEADERS.sdkVersion) ?? '',
     eventCount: Number.isSafeInteger(eventCount) ? eventCount : -1,
     firstEventIndex,
+    retentionDays,
   };
 }

@@ -12,6 +12,7 @@ export {
 } from './telemetry-batch.codec.js';
 export {
   BATCH_CONTENT_TYPE,
+  DEFAULT_RETENTION_DAYS,
   ENVELOPE_HEADERS,
   envelopeHeaders,
   parseEnvelopeHeaders,

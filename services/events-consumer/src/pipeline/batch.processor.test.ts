@@ -12,6 +12,7 @@ const envelope = {
   sdkVersion: 'test',
   eventCount: 4,
   firstEventIndex: 0,
+  retentionDays: 90,
 };
 const valid = (name: string) =>
   new telemetry.v1.GameTelemetryEvent({ eventName: name, sessionId: 's', timestampUs: receivedAtMs * 1000 });

@@ -14,6 +14,7 @@ const batch = (events: number, invalid = 0): ValidatedBatch =>
       tenantId: '9c0e8a34-7d0f-4f7e-b1c5-3e6a2d8f1b73',
       receivedAtMs: now,
       sdkVersion: 'test',
+      retentionDays: 90,
       eventCount: events + invalid,
       firstEventIndex: 0,
     },
@@ -26,25 +27,38 @@ const batch = (events: number, invalid = 0): ValidatedBatch =>
     ],
   });
 
-/** A ClickHouse stand-in that records inserts and fails the first `failures` attempts. */
-function fakeClickHouse(failures = 0) {
+/**
+ * A ClickHouse stand-in that records inserts (by table, with their RowBinary bytes) and fails
+ * the first `failures` attempts of the events insert; `ledger` is what rollup_batches holds.
+ */
+function fakeClickHouse(failures = 0, ledger: { project_id: string; batch_key: string; first_index: number }[] = []) {
   const inserts: string[] = [];
+  const bytes: Record<string, number> = {};
   let attempts = 0;
-  const fail = () => {
-    if (attempts++ < failures) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-  };
   const client = {
-    exec: async () => {
-      fail();
-      inserts.push('events');
+    exec: async ({ query, values }: { query: string; values: AsyncIterable<Buffer> }) => {
+      const table = /^INSERT INTO (\w+)/.exec(query)![1]!;
+      if (table === 'events' && attempts++ < failures) {
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      }
+      inserts.push(table);
+      for await (const chunk of values) bytes[table] = (bytes[table] ?? 0) + chunk.length;
       return { stream: (async function* () {})() };
     },
+    query: async ({ query }: { query: string }) => ({
+      json: async () => (query.includes('version()') ? [{ version: '18.16.1' }] : ledger),
+    }),
     insert: async () => {
       inserts.push('rejections');
       return {};
     },
   };
-  return { client: new ClickHouseWriter(client as unknown as ClickHouseClient), inserts, attempts: () => attempts };
+  return {
+    client: new ClickHouseWriter(client as unknown as ClickHouseClient),
+    inserts,
+    bytes,
+    attempts: () => attempts,
+  };
 }
 
 const logger = createLogger('test', 'silent');
@@ -60,7 +74,7 @@ describe('EventsSink', () => {
     expect(ch.inserts).toEqual([]);
     await sink.add(batch(5));
     await ticket;
-    expect(ch.inserts).toEqual(['events']);
+    expect(ch.inserts).toEqual(['events', 'rollup_input']);
     expect(sink.insertedRows).toBe(10);
   });
 
@@ -70,7 +84,28 @@ describe('EventsSink', () => {
     const started = Date.now();
     await sink.add(batch(3, 2));
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
-    expect(ch.inserts).toEqual(['events', 'rejections']);
+    expect(ch.inserts).toEqual(['events', 'rollup_input', 'rejections']);
+  });
+
+  it('feeds the rollups each Kafka message once: not when the ledger has it, not twice from one block', async () => {
+    const one = batch(4);
+    const other = { ...batch(4), envelope: { ...one.envelope, batchId: '7d3a1c2b-9e8f-4a6b-8c5d-4e3f2a1b0c9d' } };
+    const part = { ...batch(4), envelope: { ...one.envelope, firstEventIndex: 4 } };
+    const flush = { flushRows: 1000, flushBytes: 1 << 30, flushIntervalMs: 10 };
+
+    // Three messages of which one arrives twice: the rollups get the three, once each.
+    const fresh = fakeClickHouse();
+    const sink = new EventsSink(fresh.client, flush, logger);
+    await Promise.all([sink.add(one), sink.add(other), sink.add(part), sink.add(one)]);
+    expect(fresh.bytes.rollup_input! * 4).toBe(fresh.bytes.events! * 3);
+
+    // The ledger already holds `one` (its first part): only `other` and the second part go in.
+    const seen = fakeClickHouse(0, [
+      { project_id: one.envelope.projectId, batch_key: one.envelope.batchId.slice(0, 28), first_index: 0 },
+    ]);
+    const again = new EventsSink(seen.client, flush, logger);
+    await Promise.all([again.add(one), again.add(other), again.add(part)]);
+    expect(seen.bytes.rollup_input! * 3).toBe(seen.bytes.events! * 2);
   });
 
   it('retries a failed insert and keeps the ticket pending until it succeeds', async () => {

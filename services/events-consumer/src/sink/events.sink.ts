@@ -40,9 +40,17 @@ export function appendBatchRows(block: EventsRowBinaryBlock, batch: ValidatedBat
     batchId: uuidToRowBinary(envelope.batchId),
     sdkVersion: envelope.sdkVersion,
     receivedAtSeconds: Math.floor(envelope.receivedAtMs / 1000),
+    retentionDays: envelope.retentionDays,
+    firstEventIndex: envelope.firstEventIndex,
   };
   for (const { index, event } of batch.accepted) block.append(context, event, index);
-  return { projectId: envelope.projectId, batchId: envelope.batchId, start, end: block.byteLength };
+  return {
+    projectId: envelope.projectId,
+    batchId: envelope.batchId,
+    firstEventIndex: envelope.firstEventIndex,
+    start,
+    end: block.byteLength,
+  };
 }
 
 type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };

@@ -1,6 +1,7 @@
 import { TtlCache, type ApiKeyLookup } from '@framedeck/accounts';
 import { hasScope } from '@framedeck/auth';
-import { listPlans, type Plan, type Queryable } from '@framedeck/postgres';
+import { DEFAULT_RETENTION_DAYS } from '@framedeck/proto';
+import { getProjectRetentionDays, listPlans, type Plan, type Queryable } from '@framedeck/postgres';
 import { IngestError } from '../http/ingest-error.js';
 
 /** Who sent a batch, and the limits of their plan. */
@@ -9,6 +10,8 @@ export type IngestPrincipal = {
   projectId: string;
   tenantId: string;
   plan: Pick<Plan, 'ingestBatchesPerSecond' | 'monthlyEventBudget'>;
+  /** How many days the project keeps raw events (its own setting, else its plan's): stamped on every row. */
+  retentionDays: number;
 };
 
 export type IngestKeyAuthenticator = (rawKey: string) => Promise<IngestPrincipal>;
@@ -23,7 +26,8 @@ export class InvalidKeyError extends IngestError {
 /**
  * Resolves an X-API-Key to its project, tenant and plan, or refuses it (403), through the key
  * lookup the API shares (cached by hash; its TTL bounds how long a deactivated key keeps
- * working). Plans change rarely and are cached for `planTtlMs`.
+ * working). Plans and projects' retention change rarely and are cached for `planTtlMs` (a
+ * changed retention applies to batches received after that).
  * A database failure is a 503 (retryable), never a 403 that would tell an SDK to drop data.
  */
 export function createIngestKeyAuthenticator(
@@ -34,13 +38,17 @@ export function createIngestKeyAuthenticator(
   const plans = new TtlCache<Map<string, Plan>>({ maxEntries: 1, ttlMs: () => options.planTtlMs ?? 60_000 });
   const planOf = async (planId: string) =>
     (await plans.get('all', async () => new Map((await listPlans(db)).map((p) => [p.id, p])))).get(planId);
+  const retention = new TtlCache<number | undefined>({ maxEntries: 10_000, ttlMs: () => options.planTtlMs ?? 60_000 });
+  const retentionOf = (projectId: string) => retention.get(projectId, () => getProjectRetentionDays(db, projectId));
 
   return async (rawKey) => {
     let key;
     let plan;
+    let retentionDays;
     try {
       key = await keys.find(rawKey);
       plan = key && (await planOf(key.planId));
+      retentionDays = key && (await retentionOf(key.projectId));
     } catch {
       throw new IngestError(503, 'Key verification is temporarily unavailable; retry later.', { 'retry-after': '2' });
     }
@@ -52,6 +60,7 @@ export function createIngestKeyAuthenticator(
       projectId: key.projectId,
       tenantId: key.tenantId,
       plan: { ingestBatchesPerSecond: plan.ingestBatchesPerSecond, monthlyEventBudget: plan.monthlyEventBudget },
+      retentionDays: retentionDays ?? DEFAULT_RETENTION_DAYS,
     };
   };
 }

@@ -77,6 +77,7 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
           tenantId: principal.tenantId,
           receivedAtMs: receivedAt.getTime(),
           sdkVersion: headers.sdkVersion,
+          retentionDays: principal.retentionDays,
         },
       });
       sendJson(res, 202, ACCEPTED, { 'x-batch-id': batchId });

@@ -14,6 +14,7 @@ const envelope = {
   tenantId: '9c0e8a34-7d0f-4f7e-b1c5-3e6a2d8f1b73',
   receivedAtMs: 1_767_225_600_000,
   sdkVersion: 'unity/2.1.0',
+  retentionDays: 90,
 };
 const events = Array.from({ length: 3000 }, (_, i) => ({ eventName: `e${i}`, sessionId: 'x'.repeat(300) }));
 const value = Buffer.from(encodeTelemetryBatch(events));

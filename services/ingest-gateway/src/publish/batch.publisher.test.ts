@@ -31,6 +31,7 @@ const batchOf = (bytes: number) => ({
     tenantId: randomUUID(),
     receivedAtMs: 1,
     sdkVersion: 't',
+    retentionDays: 90,
   },
 });
 
