@@ -90,6 +90,9 @@ CREATE TABLE IF NOT EXISTS rollup_heatmap_cells (
   avg_frame_time   AggregateFunction(avgIf, Float32, UInt8),
   frame_samples    AggregateFunction(countIf, UInt8),
   frame_time_q     AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
+  -- Sample variance of frame time: with the mean and count, what the per-cell build comparison
+  -- tests (Welch) without the events.
+  frame_time_var   AggregateFunction(varSampIf, Float32, UInt8),
   hitches_33ms     AggregateFunction(countIf, UInt8),
   hitches_50ms     AggregateFunction(countIf, UInt8),
   avg_memory       AggregateFunction(avgIf, Int64, UInt8),
@@ -119,6 +122,7 @@ SELECT project_id, map_id, toDate(timestamp) AS day,
        avgIfState(frame_time_ms, frame_time_ms > 0) AS avg_frame_time,
        countIfState(frame_time_ms > 0) AS frame_samples,
        quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0) AS frame_time_q,
+       varSampIfState(frame_time_ms, frame_time_ms > 0) AS frame_time_var,
        countIfState(frame_time_ms > 33.3) AS hitches_33ms,
        countIfState(frame_time_ms > 50) AS hitches_50ms,
        avgIfState(memory_used_bytes, memory_used_bytes > 0) AS avg_memory,
@@ -241,6 +245,39 @@ SELECT project_id, toDate(timestamp) AS day, build_id, map_id, platform, source,
        quantilesIfState(0.5, 0.95, 0.99)(render_thread_ms, render_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS render_thread_q
   FROM rollup_input
  GROUP BY project_id, day, build_id, map_id, platform, source;
+
+-- Values of the events' metrics map (io.read_bytes, mem.vram, load_time_ms, ...) per project ×
+-- day × build × map × platform × source × frame-sample flag × key: what the builds
+-- comparison reports beside the fixed fields (the Framedash CLI's perf-diff reads them).
+-- Values of 0 count (for I/O, 0 is a measurement). Rows grow with the number of distinct keys
+-- a project sends, not with its events (docs/rollups.md).
+CREATE TABLE IF NOT EXISTS rollup_build_metric_values (
+  project_id  UUID,
+  day         Date,
+  build_id    String,
+  map_id      String,
+  platform    String,
+  source      Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2),
+  has_sample  UInt8,
+  metric      String,
+  samples     AggregateFunction(count),
+  avg_value   AggregateFunction(avg, Float64),
+  value_q     AggregateFunction(quantiles(0.5, 0.95, 0.99), Float64)
+)
+ENGINE = AggregatingMergeTree()
+PARTITION BY toYYYYMM(day)
+ORDER BY (project_id, day, build_id, map_id, platform, source, has_sample, metric);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_build_metric_values_mv TO rollup_build_metric_values AS
+SELECT project_id, toDate(timestamp) AS day, build_id, map_id, platform, source,
+       toUInt8(fps > 0 OR frame_time_ms > 0) AS has_sample,
+       metric_key AS metric,
+       countState() AS samples,
+       avgState(metric_value) AS avg_value,
+       quantilesState(0.5, 0.95, 0.99)(metric_value) AS value_q
+  FROM rollup_input
+ ARRAY JOIN metrics.key AS metric_key, metrics.value AS metric_value
+ GROUP BY project_id, day, build_id, map_id, platform, source, has_sample, metric;
 
 -- Events stored before the views existed, each once (FINAL collapses redelivered duplicates);
 -- their batches enter rollup_batches through its view, so a late redelivery is not added again.
