@@ -82,7 +82,7 @@ describe('framedeck dlq replay', () => {
     );
     const deadLetters = new DeadLetterPublisher(createProducer(kafka), config);
     await deadLetters.publish(
-      { topic: config.eventsTopic, partition: 0, offset: '0', key: Buffer.from(record!.key), ...record! },
+      { ...record!, key: Buffer.from(record!.key), topic: config.eventsTopic, partition: 0, offset: '0' },
       'consumer could not process it (test)',
     );
     await deadLetters.close();
