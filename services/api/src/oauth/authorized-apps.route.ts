@@ -2,19 +2,8 @@ import { z } from 'zod';
 import { problems } from '@framedeck/problem';
 import type { Principal } from '../http/principal.js';
 import { defineRoute, type RouteDefinition } from '../http/route.js';
+import { AuthorizedAppSchema } from './authorized-app.schema.js';
 import type { OAuthGrants } from './oauth-grants.service.js';
-
-const AuthorizedAppSchema = z
-  .object({
-    clientId: z.string(),
-    clientName: z.string().nullable().meta({ description: 'The name the app registered (not verified).' }),
-    redirectHosts: z.array(z.string()),
-    scopes: z.array(z.string()).meta({ description: 'analytics:read and/or resources:write.' }),
-    projects: z.array(z.object({ id: z.uuid(), name: z.string() })),
-    createdAt: z.iso.datetime().meta({ description: 'When the user consented.' }),
-    lastUsedAt: z.iso.datetime().nullable().meta({ description: 'Last API call with its tokens (±1 minute).' }),
-  })
-  .meta({ id: 'AuthorizedApp' });
 
 const ClientIdParams = z.object({ clientId: z.string().min(1).max(128) });
 

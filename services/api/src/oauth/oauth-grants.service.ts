@@ -10,17 +10,7 @@ import {
   saveOAuthConsent,
   type Pool,
 } from '@framedeck/postgres';
-
-/** One authorized app as the dashboard settings list it. */
-export type AuthorizedAppView = {
-  clientId: string;
-  clientName: string | null;
-  redirectHosts: string[];
-  scopes: string[];
-  projects: { id: string; name: string }[];
-  createdAt: string;
-  lastUsedAt: string | null;
-};
+import type { AuthorizedAppView } from './authorized-app.schema.js';
 
 /**
  * Grants as FrameDeck sees them: which projects and scopes a user gave a client. The library
