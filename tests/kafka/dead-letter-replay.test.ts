@@ -76,7 +76,14 @@ describe('framedeck dlq replay', () => {
     const [record] = batchMessages(
       {
         value: Buffer.from(encodeTelemetryBatch(events)),
-        envelope: { batchId, projectId, tenantId: randomUUID(), receivedAtMs: Date.now(), sdkVersion: 'tests' },
+        envelope: {
+          batchId,
+          projectId,
+          tenantId: randomUUID(),
+          receivedAtMs: Date.now(),
+          sdkVersion: 'tests',
+          retentionDays: 90,
+        },
       },
       config.producer,
     );
