@@ -109,6 +109,18 @@ describe('metrics after real traffic', () => {
     );
     expect(partitions.length).toBeGreaterThan(0);
     expect(partitions.map(([, l]) => /partition="(\d+)"/.exec(l!)?.[1])).toContain('0');
+    // Once everything is consumed and committed, the group is 0 behind on every partition
+    // (the topic holds every batch the suite ever sent: a lag read from the wrong offset shows it).
+    await waitFor(
+      async () => {
+        const t = await scrape(CONSUMER_METRICS);
+        const lags = [...t.matchAll(/^framedeck_consumer_lag_messages\{([^}]*)\} (\d+)$/gm)].filter(([, l]) =>
+          l!.includes(`topic="${topic}"`),
+        );
+        return lags.length > 0 && lags.every(([, , v]) => v === '0');
+      },
+      { timeoutMs: 30_000, what: 'consumer lag 0 on every partition' },
+    );
   });
 
   it('times API requests by route template and status, never by the URL asked for', async () => {
