@@ -7,7 +7,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { addressesSection, listenSection } from '../../libs/config/dist/index.js';
+import { addressesSection, listenSection, metricsSection } from '../../libs/config/dist/index.js';
 import { renderWorldMapPng, WORLD } from '../../libs/sender/dist/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,11 +16,35 @@ const logDir = `${stateDir}/logs`;
 mkdirSync(logDir, { recursive: true });
 
 const SERVICES = [
-  { name: 'api', portVariable: 'FRAMEDECK_API_PORT', defaultPort: 8080 },
-  { name: 'ingest-gateway', portVariable: 'FRAMEDECK_INGEST_PORT', defaultPort: 8081 },
-  { name: 'events-consumer', portVariable: 'FRAMEDECK_CONSUMER_HEALTH_PORT', defaultPort: 8082 },
-  { name: 'alert-evaluator', portVariable: 'FRAMEDECK_EVALUATOR_HEALTH_PORT', defaultPort: 8083 },
-].map((s) => ({ ...s, ...listenSection(process.env, s.portVariable, s.defaultPort) }));
+  {
+    name: 'api',
+    portVariable: 'FRAMEDECK_API_PORT',
+    defaultPort: 8080,
+    metricsPort: ['FRAMEDECK_API_METRICS_PORT', 9480],
+  },
+  {
+    name: 'ingest-gateway',
+    portVariable: 'FRAMEDECK_INGEST_PORT',
+    defaultPort: 8081,
+    metricsPort: ['FRAMEDECK_INGEST_METRICS_PORT', 9481],
+  },
+  {
+    name: 'events-consumer',
+    portVariable: 'FRAMEDECK_CONSUMER_HEALTH_PORT',
+    defaultPort: 8082,
+    metricsPort: ['FRAMEDECK_CONSUMER_METRICS_PORT', 9482],
+  },
+  {
+    name: 'alert-evaluator',
+    portVariable: 'FRAMEDECK_EVALUATOR_HEALTH_PORT',
+    defaultPort: 8083,
+    metricsPort: ['FRAMEDECK_EVALUATOR_METRICS_PORT', 9483],
+  },
+].map((s) => ({
+  ...s,
+  ...listenSection(process.env, s.portVariable, s.defaultPort),
+  metrics: metricsSection(process.env, ...s.metricsPort),
+}));
 
 const children = new Map();
 let stopping = false;
@@ -171,7 +195,10 @@ try {
     `  Dashboard      ${addresses.appOrigin}/`,
     `  API            ${addresses.baseUrl}/v1   (OpenAPI: ${addresses.baseUrl}/openapi.json)`,
     `  Ingest         ${addresses.ingestUrl}/v1/events`,
-    ...SERVICES.map((s) => `  ${s.name.padEnd(17)}http://${s.host}:${s.port}/healthz`),
+    ...SERVICES.map(
+      (s) =>
+        `  ${s.name.padEnd(17)}http://${s.host}:${s.port}/healthz   metrics http://${s.metrics.host}:${s.metrics.port}/metrics`,
+    ),
     `  Logs           ${logDir}/`,
   ];
   if (process.argv.includes('--seed-demo')) {
