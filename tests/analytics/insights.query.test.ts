@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouseWriter, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
 import { INSIGHT_GROUP_BY, INSIGHT_METRICS, queryInsights, type InsightsQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW } from './event-fixtures.js';
 import { playerActivity } from './player-activity.fixture.js';
+import { recordingClient } from './recording-client.js';
 
 const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const { projectId, events } = playerActivity();
@@ -24,24 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await clickhouse.close();
 });
-
-/** A reader that keeps the SQL it sends, to see which tables a query path reads. */
-function recordingClient(reader: ClickHouseReader): { client: ClickHouseReader; sent: string[] } {
-  const sent: string[] = [];
-  const recording = new Proxy(reader, {
-    get(target, property) {
-      if (property === 'rows' || property === 'rowsWithTotals') {
-        return (query: SqlFragment) => {
-          sent.push(query.text);
-          return property === 'rows' ? target.rows(query) : target.rowsWithTotals(query);
-        };
-      }
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { client: recording, sent };
-}
 
 const insights = (q: Partial<InsightsQuery>) =>
   queryInsights(clickhouse, { projectId, metric: 'count', groupBy: 'day', days: 30, limit: 10, now: NOW, ...q });

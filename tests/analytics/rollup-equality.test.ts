@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouseWriter } from '@framedeck/clickhouse';
+import {
+  HEATMAP_CELL_SIZES,
+  HEATMAP_DAYS,
+  compareBuilds,
+  queryBuilds,
+  queryDashboard,
+  queryHeatmap,
+  servedByRollup,
+  type MapBounds,
+} from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
+import { recordingClient } from './recording-client.js';
+
+// Every answer the API serves from the rollups (clickhouse/007) equals the plain query over
+// the raw events, on random telemetry: positions anywhere (on grid lines, on the map's edges
+// and outside it), events with and without frame samples, several builds, platforms, names
+// and maps, over 40 days. (Insights and status have their own checks; the ingest tests check
+// that redelivered batches are rolled up once.)
+const clickhouse = createClickHouseWriter(testConfig.clickhouse);
+const projectId = randomUUID();
+const bounds: MapBounds = {
+  worldMinX: -100,
+  worldMinY: 0,
+  worldMaxX: 100,
+  worldMaxY: 50,
+  worldMinZ: null,
+  worldMaxZ: null,
+};
+
+let seed = 11;
+const next = (n: number) => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * n);
+const pick = <T>(xs: readonly T[]): T => xs[next(xs.length)]!;
+/** A coordinate: often exactly on a grid line or an edge (the rollup's hard cases), else anywhere around the map. */
+const coordinate = (min: number, max: number) =>
+  pick([min, max, min + 5 * next((max - min) / 5 + 1), min - 3 + next((max - min + 6) * 100) / 100]);
+
+const fixture: FixtureEvent[] = Array.from({ length: 3000 }, () => {
+  const sample = next(5) !== 0;
+  return {
+    projectId,
+    eventName: pick(['frame', 'kill', 'death', 'loot']),
+    at: new Date(NOW.getTime() - next(40 * 86_400) * 1000 + 36 * 3_600_000 * (next(20) === 0 ? 1 : 0)),
+    playerId: next(8) === 0 ? undefined : `p${next(60)}`,
+    sessionId: `s${next(200)}`,
+    mapId: pick(['arena', 'arena', 'harbour']),
+    position: next(10) === 0 ? undefined : [coordinate(-100, 100), coordinate(0, 50), next(30)],
+    fps: sample && next(4) !== 0 ? 20 + next(100) : undefined,
+    frameTimeMs: sample ? 5 + next(600) / 10 : undefined,
+    memoryBytes: next(3) === 0 ? undefined : (500 + next(3000)) * 1_048_576,
+    gpuTimeMs: next(2) === 0 ? undefined : 1 + next(200) / 10,
+    gameThreadMs: next(2) === 0 ? undefined : 2 + next(100) / 10,
+    renderThreadMs: next(2) === 0 ? undefined : 2 + next(100) / 10,
+    buildId: pick(['1.0', '1.1', '1.2', '']),
+    platform: pick(['pc', 'ps5', 'switch', '']),
+  };
+});
+
+beforeAll(async () => {
+  await insertEvents(clickhouse, fixture);
+});
+afterAll(async () => {
+  await clickhouse.close();
+});
+
+describe('rollup-served answers equal the plain query over events', () => {
+  it('heatmap cells: every cell size, range, mode and build filter', async () => {
+    expect(servedByRollup(bounds)).toBe(true);
+    const recorded = recordingClient(clickhouse);
+    let nonEmpty = 0;
+    for (const cellSize of HEATMAP_CELL_SIZES)
+      for (const days of HEATMAP_DAYS)
+        for (const eventName of [undefined, 'kill'])
+          for (const buildId of [undefined, '1.1']) {
+            const q = { projectId, mapId: 'arena', bounds, cellSize, days, eventName, buildId, now: NOW };
+            const fromRollup = await queryHeatmap(recorded.client, q, 'rollups');
+            expect(fromRollup, JSON.stringify({ cellSize, days, eventName, buildId })).toEqual(
+              await queryHeatmap(clickhouse, q, 'events'),
+            );
+            if (fromRollup.length > 0) nonEmpty++;
+          }
+    expect(nonEmpty).toBeGreaterThan(40);
+    expect(recorded.sent.every((text) => text.includes('FROM rollup_heatmap_cells'))).toBe(true);
+  });
+
+  it('heatmap cells of a map off the 5-unit grid come from the events', async () => {
+    const offGrid = { ...bounds, worldMinX: -97.5 };
+    expect(servedByRollup(offGrid)).toBe(false);
+    const recorded = recordingClient(clickhouse);
+    const cells = await queryHeatmap(recorded.client, {
+      projectId,
+      mapId: 'arena',
+      bounds: offGrid,
+      cellSize: 25,
+      days: 30,
+      now: NOW,
+    });
+    expect(cells.length).toBeGreaterThan(0);
+    expect(recorded.sent.join('\n')).toContain('FROM events');
+  });
+
+  it('builds list and comparison (overall and per map)', async () => {
+    for (const days of [7, 30, 90]) {
+      const list = { projectId, days, limit: 50, now: NOW };
+      expect(await queryBuilds(clickhouse, list, 'rollups')).toEqual(await queryBuilds(clickhouse, list, 'events'));
+      const compare = { projectId, base: '1.0', target: '1.2', days, thresholdPercent: 5, minSamples: 5, now: NOW };
+      const fromRollup = await compareBuilds(clickhouse, compare, 'rollups');
+      expect(fromRollup.maps.length).toBeGreaterThan(0);
+      expect(fromRollup).toEqual(await compareBuilds(clickhouse, compare, 'events'));
+    }
+  });
+
+  it('dashboard: daily events, players, sessions, DAU and MAU', async () => {
+    for (const days of [7, 30, 90]) {
+      const q = { projectId, days, now: NOW };
+      const fromRollup = await queryDashboard(clickhouse, q, 'rollups');
+      expect(fromRollup.daily.length).toBeGreaterThan(0);
+      expect(fromRollup).toEqual(await queryDashboard(clickhouse, q, 'events'));
+    }
+  });
+});
