@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
-  createAdminClient,
+  openServiceConnection,
   EVENT_INSERT_COLUMNS,
   EventsRowBinaryBlock,
   join,
@@ -52,7 +52,7 @@ log('migrating the bench databases and topics');
 await run(process.execPath, [`${root}services/cli/bin/framedeck.js`, 'migrate'], { env: ENV });
 const pool = createPool(postgresSection(ENV));
 const clickhouseConfig = clickhouseSection(ENV);
-const clickhouse = createAdminClient(clickhouseConfig);
+const clickhouse = openServiceConnection(clickhouseConfig);
 const tenant = () => bootstrapTenant(pool, { plan: 'enterprise' });
 
 log('generating bodies from the simulator');

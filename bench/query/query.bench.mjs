@@ -1,6 +1,9 @@
 // npm run bench:query — analytics query latency through the HTTP API on 10 million events in
 // one project, idle and while 50,000 events/s are being inserted, and the same queries run
-// directly on PostgreSQL 15 over the same rows (COPY), reported as ratios.
+// directly on PostgreSQL 15 over the same rows (COPY), reported as ratios. With
+// BENCH_ROWS above 10 M (e.g. BENCH_ROWS=100000000), a second project of that many events is
+// loaded in the same run and measured the same way: p95 side by side and the growth ratio
+// p95(large) / p95(10 M), which the rollups (clickhouse/007) keep near 1.
 // Results: artifacts/bench/query.json. Needs the local stack (npm run stack:up) and a build.
 //
 // Data set: generated inside ClickHouse with INSERT … SELECT FROM numbers() and deterministic
@@ -14,14 +17,17 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { createAdminClient, literal } from '@framedeck/clickhouse';
+import { literal, openServiceConnection } from '@framedeck/clickhouse';
 import { clickhouseSection, postgresSection } from '@framedeck/config';
 import { bootstrapTenant, createApiKey } from '@framedeck/accounts';
 import { queryInsights } from '@framedeck/analytics';
 import { createPool, saveMapImage, upsertMap } from '@framedeck/postgres';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+/** The reference size, measured in every run (and the one PostgreSQL loads). */
+const BASE_ROWS = 10_000_000;
+/** The size the growth is measured at; equal to BASE_ROWS by default (no second project). */
+const ROWS = Math.max(BASE_ROWS, Number(process.env.BENCH_ROWS ?? BASE_ROWS));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const PG_SAMPLES = Number(process.env.BENCH_PG_SAMPLES ?? 3);
 const INGEST_RATE = 50_000;
@@ -47,70 +53,81 @@ const loadAtStart = os.loadavg().map((x) => Math.round(x * 10) / 10);
 log('migrating the bench databases');
 await run(process.execPath, [`${root}services/cli/bin/framedeck.js`, 'migrate'], { env: ENV });
 const pool = createPool(postgresSection(ENV));
-const clickhouse = createAdminClient(clickhouseSection(ENV));
+const clickhouse = openServiceConnection(clickhouseSection(ENV));
 
-// A data set loaded by an earlier run (less than 6 hours ago, both stores complete) is reused
-// unless BENCH_REUSE=0: loading takes minutes on 2 cores, measuring takes one.
-async function reusableProject() {
+// A data set loaded by an earlier run (less than 6 hours ago, complete) is reused unless
+// BENCH_REUSE=0: loading takes minutes on 2 cores, measuring takes one. Each size is its own
+// project, tagged by the SDK version its rows carry.
+const sdkTag = (rows) => `querybench/3-${rows}`;
+async function reusableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
   const [row] = await (
     await clickhouse.query({
       query: `SELECT toString(project_id) AS project, count() AS n, toUInt32(now() - min(received_at)) AS age
-                FROM events WHERE sdk_version = 'querybench/2'
+                FROM events WHERE sdk_version = ${literal(sdkTag(rows))}
                GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`,
       format: 'JSONEachRow',
     })
   ).json();
-  if (!row || Number(row.n) < ROWS || Number(row.age) > 6 * 3600) return undefined;
-  const pgCount = await pool.query('SELECT count(*) AS n FROM bench_events WHERE project_id = $1', [row.project]).then(
-    (r) => Number(r.rows[0].n),
-    () => 0,
-  );
-  return pgCount === Number(row.n) ? row.project : undefined;
+  if (!row || Number(row.n) < rows || Number(row.age) > 6 * 3600) return undefined;
+  return row.project;
 }
-const reused = await reusableProject();
-const projectId = reused ?? (await bootstrapTenant(pool, { plan: 'enterprise' })).projectId;
-const key = (await createApiKey(pool, { projectId, preset: 'read' })).rawKey;
 
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
 const sha256 = 'a'.repeat(64);
-await saveMapImage(pool, {
-  projectId,
-  sha256,
-  contentType: 'image/png',
-  width: 1024,
-  height: 1024,
-  bytes: Buffer.from([0]),
-});
-await upsertMap(pool, {
-  projectId,
-  mapId: 'map_0',
-  name: 'Bench map',
-  imageSha256: sha256,
-  ...bounds,
-  imageWidth: 1024,
-  imageHeight: 1024,
-});
+
+/** A tenant with a map (0..1000 on both axes: on the rollups' 5-unit grid) and a read key. */
+async function benchProject(existing) {
+  const projectId = existing ?? (await bootstrapTenant(pool, { plan: 'enterprise' })).projectId;
+  const key = (await createApiKey(pool, { projectId, preset: 'read' })).rawKey;
+  await saveMapImage(pool, {
+    projectId,
+    sha256,
+    contentType: 'image/png',
+    width: 1024,
+    height: 1024,
+    bytes: Buffer.from([0]),
+  });
+  await upsertMap(pool, {
+    projectId,
+    mapId: 'map_0',
+    name: 'Bench map',
+    imageSha256: sha256,
+    ...bounds,
+    imageWidth: 1024,
+    imageHeight: 1024,
+  });
+  return { projectId, key };
+}
 
 /**
  * The generated rows (deterministic pseudo-random columns of the row number), as a SELECT.
  * Shaped like real telemetry: row n belongs to session n / SESSION_EVENTS, a one-hour session
  * (one event every 9 s) of one player on one map, platform and build; event names, positions
  * and frame samples vary per event. 10 M events are then 25,000 sessions of 5,000 players
- * over 30 days (a playtest or soft launch), a few hundred events per player-day.
+ * over 30 days (a playtest or soft launch), a few hundred events per player-day; 100 M events
+ * ten times the sessions of ten times the players.
  * `recent`: sessions happening now, for the load inserted during the "ingesting" phase.
  */
 const SESSION_EVENTS = 400;
-const PLAYERS = 5_000;
-function generatedRows(count, offset, { recent = false } = {}) {
+const PLAYERS_PER_10M = 5_000;
+function generatedRows(projectId, rows, count, offset, { recent = false } = {}) {
+  const players = Math.round((PLAYERS_PER_10M * rows) / BASE_ROWS);
   const n = `(number + ${offset})`;
   const session = `intDiv(${n}, ${SESSION_EVENTS})`;
   const h = (salt) => `intHash32(${n} * ${salt})`; // per event
   const hs = (salt) => `intHash32(${session} * ${salt} + 7)`; // per session
-  const player = `(${hs(3)} % ${PLAYERS})`;
+  const player = `(${hs(3)} % ${players})`;
   const start = recent ? 'toUInt64(now())' : `(toUInt64(now()) - 3600 - ${hs(1)} % ${30 * 86400})`;
   const ts = recent ? start : `(${start} + ${n} % ${SESSION_EVENTS} * 9)`;
-  return `SELECT ${literal(projectId)} AS project_id, generateUUIDv4() AS event_id,
+  // A session's events form one batch: event ids share the batch's first 28 characters and
+  // end in the event's index, as the consumer's do (libs/clickhouse event-id.ts), so the
+  // rollup ledger holds one row per session rather than one per event.
+  const hexOf = (salt) => `hex(bitOr(cityHash64(${session}, ${salt}), toUInt64(1152921504606846976)))`;
+  const eventId = `toUUID(lower(concat(substring(${hexOf(1)}, 1, 8), '-', substring(${hexOf(1)}, 9, 4), '-',
+      substring(${hexOf(1)}, 13, 4), '-', substring(${hexOf(2)}, 1, 4), '-', substring(${hexOf(2)}, 5, 4),
+      hex(toUInt32(${n} % ${SESSION_EVENTS} + 268435456)))))`;
+  return `SELECT ${literal(projectId)} AS project_id, ${recent ? 'generateUUIDv4()' : eventId} AS event_id,
       concat('event_', toString(${h(2)} % 20)) AS event_name,
       ${ts} * 1000000 AS timestamp_us, toDateTime(${ts}) AS timestamp,
       concat('s', toString(${session})) AS session_id,
@@ -122,61 +139,95 @@ function generatedRows(count, offset, { recent = false } = {}) {
       if(${h(9)} % 4 = 0, 0, 2 + (${h(9)} % 140) / 10) AS gpu_time_ms,
       concat('build_', toString(intDiv(toUInt64(now()) - ${start}, ${6 * 86400}))) AS build_id,
       ['pc', 'ps5', 'xbox'][intHash32(${player}) % 3 + 1] AS platform,
-      ${recent ? `'querybench-load/2'` : `'querybench/2'`} AS sdk_version, now() AS received_at
+      ${recent ? `'querybench-load/3'` : literal(sdkTag(rows))} AS sdk_version, now() AS received_at
     FROM numbers(${count})`;
 }
 const COLUMNS = `project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, has_position,
   position_x, position_y, position_z, map_id, fps, frame_time_ms, memory_used_bytes, gpu_time_ms, build_id, platform,
   sdk_version, received_at`;
-const insertGenerated = (count, offset, options) =>
-  clickhouse.command({
-    query: `INSERT INTO events (${COLUMNS}) SELECT * FROM (${generatedRows(count, offset, options)})`,
-  });
+/**
+ * Inserts generated rows as the consumer stores a batch: into events, and once into
+ * rollup_input (whose views feed the rollups): the same SELECT twice.
+ */
+async function insertGenerated(projectId, rows, count, offset, options) {
+  for (const table of ['events', 'rollup_input']) {
+    await clickhouse.command({
+      query: `INSERT INTO ${table} (${COLUMNS}) SELECT * FROM (${generatedRows(projectId, rows, count, offset, options)})`,
+    });
+  }
+}
 
-let t0;
-let loadSeconds = null;
-let pgLoadSeconds = null;
-if (reused) log(`reusing the data set of project ${projectId}`);
-else {
-  // Earlier runs' rows go first: this database is the bench's own.
-  const partitions = await (
-    await clickhouse.query({
-      query: `SELECT DISTINCT partition FROM system.parts WHERE database = currentDatabase() AND table = 'events' AND active`,
-      format: 'JSONEachRow',
-    })
-  ).json();
-  for (const { partition } of partitions)
-    await clickhouse.command({ query: `ALTER TABLE events DROP PARTITION ${partition}` });
-
-  log(`generating ${ROWS} events in ClickHouse (INSERT … SELECT FROM numbers())`);
-  t0 = performance.now();
+/** The project of `rows` events: reused from an earlier run, or generated now. */
+async function loadProject(rows) {
+  const reused = await reusableProject(rows);
+  const project = await benchProject(reused);
+  if (reused) {
+    log(`reusing the ${rows}-event data set of project ${project.projectId}`);
+    return { ...project, loadSeconds: null };
+  }
+  log(`generating ${rows} events in ClickHouse (INSERT … SELECT FROM numbers(), events and rollups)`);
+  const t0 = performance.now();
   const CHUNK = 2_000_000;
-  for (let offset = 0; offset < ROWS; offset += CHUNK) await insertGenerated(Math.min(CHUNK, ROWS - offset), offset);
-  loadSeconds = (performance.now() - t0) / 1000;
+  for (let offset = 0; offset < rows; offset += CHUNK) {
+    await insertGenerated(project.projectId, rows, Math.min(CHUNK, rows - offset), offset);
+  }
+  const loadSeconds = (performance.now() - t0) / 1000;
   log(`loaded in ${loadSeconds.toFixed(1)} s`);
+  return { ...project, loadSeconds };
+}
 
-  // ---- the same rows in PostgreSQL -------------------------------------------------------------
+// Earlier runs' rows go first (this database is the bench's own) unless they are reused.
+if (process.env.BENCH_REUSE === '0' || !(await reusableProject(BASE_ROWS))) {
+  for (const table of [
+    'events',
+    'rollup_heatmap_cells',
+    'rollup_daily_counts',
+    'rollup_project_hours',
+    'rollup_build_stats',
+  ]) {
+    const partitions = await (
+      await clickhouse.query({
+        query: `SELECT DISTINCT partition_id FROM system.parts WHERE database = currentDatabase() AND table = ${literal(table)} AND active`,
+        format: 'JSONEachRow',
+      })
+    ).json();
+    for (const { partition_id } of partitions) {
+      await clickhouse.command({ query: `ALTER TABLE ${table} DROP PARTITION ID ${literal(partition_id)}` });
+    }
+  }
+}
+
+const small = await loadProject(BASE_ROWS);
+const large = ROWS > BASE_ROWS ? await loadProject(ROWS) : undefined;
+const { projectId, key } = small;
+const loadSeconds = small.loadSeconds;
+
+// ---- the same rows in PostgreSQL (the 10 M project) ----------------------------------------------
+let pgLoadSeconds = null;
+const pgCount = await pool.query('SELECT count(*) AS n FROM bench_events WHERE project_id = $1', [projectId]).then(
+  (r) => Number(r.rows[0].n),
+  () => 0,
+);
+if (pgCount !== BASE_ROWS) {
   log('copying the same rows into PostgreSQL (COPY FROM STDIN, then indexes and ANALYZE)');
   await pool.query(`DROP TABLE IF EXISTS bench_events`);
   await pool.query(`CREATE UNLOGGED TABLE bench_events (
     project_id uuid, event_name text, ts timestamptz, session_id text, player_id text, map_id text,
     has_position boolean, position_x real, position_y real, fps real, frame_time_ms real,
     memory_used_bytes bigint, gpu_time_ms real, build_id text, platform text)`);
-  t0 = performance.now();
-  {
-    const source = await clickhouse.exec({
-      query: `SELECT project_id, event_name, formatDateTime(timestamp, '%Y-%m-%d %H:%M:%S+00', 'UTC'), session_id,
-                player_id, map_id, has_position = 1, position_x, position_y, fps, frame_time_ms, memory_used_bytes,
-                gpu_time_ms, build_id, platform
-              FROM events WHERE project_id = ${literal(projectId)} FORMAT TabSeparated`,
-    });
-    const psql = spawn('psql', [PG_URL, '-v', 'ON_ERROR_STOP=1', '-c', 'COPY bench_events FROM STDIN'], {
-      stdio: ['pipe', 'ignore', 'inherit'],
-    });
-    source.stream.pipe(psql.stdin);
-    const code = await new Promise((resolve) => psql.once('exit', resolve));
-    if (code !== 0) throw new Error(`psql COPY exited ${code}`);
-  }
+  const t0 = performance.now();
+  const source = await clickhouse.exec({
+    query: `SELECT project_id, event_name, formatDateTime(timestamp, '%Y-%m-%d %H:%M:%S+00', 'UTC'), session_id,
+              player_id, map_id, has_position = 1, position_x, position_y, fps, frame_time_ms, memory_used_bytes,
+              gpu_time_ms, build_id, platform
+            FROM events WHERE project_id = ${literal(projectId)} FORMAT TabSeparated`,
+  });
+  const psql = spawn('psql', [PG_URL, '-v', 'ON_ERROR_STOP=1', '-c', 'COPY bench_events FROM STDIN'], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  source.stream.pipe(psql.stdin);
+  const code = await new Promise((resolve) => psql.once('exit', resolve));
+  if (code !== 0) throw new Error(`psql COPY exited ${code}`);
   // The indexes a team would add for these queries: project + time, and project + map + time.
   await pool.query(`CREATE INDEX ON bench_events (project_id, ts)`);
   await pool.query(`CREATE INDEX ON bench_events (project_id, map_id, ts)`);
@@ -208,17 +259,25 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-const base = `http://127.0.0.1:${PORT}/api/v1/projects/${projectId}`;
-const QUERIES = {
-  heatmap: `${base}/heatmap?mapId=map_0`,
-  heatmapEvents: `${base}/heatmap?mapId=map_0&eventName=event_3&cellSize=10&days=30`,
-  insights: `${base}/insights?metric=count&groupBy=day`,
-  insightsByEvent: `${base}/insights?metric=count&groupBy=event_name`,
-  insightsPlayers: `${base}/insights?metric=unique_players&groupBy=event_name&days=90`,
-  insightsPlayersByDay: `${base}/insights?metric=unique_players&groupBy=day&days=30`,
-  retention: `${base}/retention?period=day&days=30&periods=7`,
-  funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
+/** The API requests measured, for one project. */
+const queriesOf = (id) => {
+  const base = `http://127.0.0.1:${PORT}/api/v1/projects/${id}`;
+  return {
+    heatmap: `${base}/heatmap?mapId=map_0`,
+    heatmapEvents: `${base}/heatmap?mapId=map_0&eventName=event_3&cellSize=10&days=30`,
+    insights: `${base}/insights?metric=count&groupBy=day`,
+    insightsByEvent: `${base}/insights?metric=count&groupBy=event_name`,
+    insightsPlayers: `${base}/insights?metric=unique_players&groupBy=event_name&days=90`,
+    insightsPlayersByDay: `${base}/insights?metric=unique_players&groupBy=day&days=30`,
+    dashboard: `${base}/dashboard?days=30`,
+    builds: `${base}/builds?days=30`,
+    buildsCompare: `${base}/builds/compare?base=build_1&target=build_0&days=30`,
+    status: `${base}/status`,
+    retention: `${base}/retention?period=day&days=30&periods=7`,
+    funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
+  };
 };
+const QUERIES = queriesOf(projectId);
 const CEILINGS = {
   heatmap: 100,
   heatmapEvents: 100,
@@ -226,9 +285,15 @@ const CEILINGS = {
   insightsByEvent: 100,
   insightsPlayers: 100,
   insightsPlayersByDay: 100,
+  dashboard: 100,
+  builds: 100,
+  buildsCompare: 100,
+  status: 100,
   retention: 500,
   funnels: 500,
 };
+/** Served from raw events (windowFunnel over each player's step events), not from a rollup. */
+const NOT_ROLLUP_SERVED = new Set(['funnels']);
 const LOADED_CEILINGS = { heatmap: 300, insights: 300 };
 
 const percentile = (xs, p) => {
@@ -243,18 +308,18 @@ const stats = (xs) => ({
 });
 const round = (x) => Math.round(x * 10) / 10;
 
-async function fetchJson(url) {
-  const res = await fetch(url, { headers: { 'x-api-key': key } });
+async function fetchJson(url, apiKey = key) {
+  const res = await fetch(url, { headers: { 'x-api-key': apiKey } });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
   return body;
 }
 
-async function timeHttp(url, n) {
+async function timeHttp(url, n, apiKey = key) {
   const times = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    await fetchJson(url);
+    await fetchJson(url, apiKey);
     times.push(performance.now() - t);
   }
   return times;
@@ -270,8 +335,29 @@ for (const [name, url] of Object.entries(QUERIES)) {
   log(name, idle[name]);
 }
 
-// The API's insights read rollups (hashed names, player_activity); on these 10 M rows they
-// must give exactly what the plain query over events gives.
+// The API's insights read rollups (rollup_daily_counts, player_activity); on these 10 M rows
+// they must give exactly what the plain query over events gives.
+let growth;
+if (large) {
+  log(`idle on the ${ROWS}-event project: ${SAMPLES} requests per query`);
+  const largeQueries = queriesOf(large.projectId);
+  for (const url of Object.values(largeQueries)) await timeHttp(url, 3, large.key);
+  growth = {};
+  for (const [name, url] of Object.entries(largeQueries)) {
+    const at = stats(await timeHttp(url, SAMPLES, large.key));
+    growth[name] = {
+      p95AtBase: idle[name].p95,
+      p95AtRows: at.p95,
+      p50AtRows: at.p50,
+      ceilingMs: CEILINGS[name],
+      p95ToCeiling: Math.round((at.p95 / CEILINGS[name]) * 100) / 100,
+      growth: Math.round((at.p95 / idle[name].p95) * 100) / 100,
+      rollupServed: !NOT_ROLLUP_SERVED.has(name),
+    };
+    log(name, growth[name]);
+  }
+}
+
 log('checking the insights rollups against the plain query over events');
 const rollupChecks = {};
 for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsPlayersByDay']) {
@@ -289,7 +375,7 @@ const ingestStart = performance.now();
 const ingestLoop = (async () => {
   for (let second = 0; ingesting; second++) {
     const started = performance.now();
-    await insertGenerated(INGEST_RATE, ROWS + second * INGEST_RATE, { recent: true });
+    await insertGenerated(projectId, BASE_ROWS, INGEST_RATE, BASE_ROWS + second * INGEST_RATE, { recent: true });
     inserted += INGEST_RATE;
     const wait = 1000 - (performance.now() - started);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -360,13 +446,15 @@ const results = {
   measuredAt: new Date().toISOString(),
   machine: { cpus: os.cpus().length, loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map(round) },
   dataSet: {
-    rows: ROWS,
+    rows: BASE_ROWS,
+    growthRows: large ? ROWS : null,
     days: 30,
     maps: 5,
-    players: PLAYERS,
+    playersPer10M: PLAYERS_PER_10M,
     sessionEvents: SESSION_EVENTS,
     generator: 'ClickHouse INSERT … SELECT FROM numbers()',
     loadSeconds: loadSeconds === null ? 'reused' : round(loadSeconds),
+    growthLoadSeconds: large ? (large.loadSeconds === null ? 'reused' : round(large.loadSeconds)) : null,
   },
   method: `${SAMPLES} sequential HTTP requests per query through the API (after 3 warm-up requests), milliseconds; PostgreSQL ${PG_SAMPLES} runs after one warm-up`,
   idle: Object.fromEntries(
@@ -376,6 +464,7 @@ const results = {
     ]),
   ),
   insightsRollupsEqualPlainQuery: rollupChecks,
+  growth: growth ?? null,
   whileIngesting: {
     load: `direct ClickHouse inserts of ${INGEST_RATE} rows per second (not the gateway pipeline)`,
     achievedEventsPerSecond: achievedRate,
@@ -422,6 +511,14 @@ for (const [name, v] of Object.entries(results.postgres).filter(([, v]) => typeo
   console.log(
     `${name.padEnd(36)} ${String(v.p50).padStart(7)} ${String(v.postgresP50ToClickHouseApiP50).padStart(10)}×`,
   );
+}
+if (growth) {
+  console.log(`\ngrowth, same run: p95 at ${BASE_ROWS} vs ${ROWS} events (ms)   ceiling  p95/ceiling  growth`);
+  for (const [name, g] of Object.entries(growth)) {
+    console.log(
+      `${name.padEnd(22)} ${String(g.p95AtBase).padStart(8)} ${String(g.p95AtRows).padStart(10)} ${String(g.ceilingMs).padStart(14)} ${String(g.p95ToCeiling).padStart(12)} ${String(g.growth).padStart(7)}${g.rollupServed ? '' : '  (raw events)'}`,
+    );
+  }
 }
 console.log('\ninsights from rollups = plain query over events:', JSON.stringify(rollupChecks));
 console.log('\nartifacts/bench/query.json');

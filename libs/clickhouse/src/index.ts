@@ -1,4 +1,4 @@
-export { openConnection, type ClickHouseClient, type ConnectionOptions } from './connection.js';
+export { openConnection, openServiceConnection, type ClickHouseClient, type ConnectionOptions } from './connection.js';
 export { engineFromVersion, type ServerEngine } from './server-engine.js';
 export { ClickHouseReader, createClickHouseReader, READ_SETTINGS, type RowsWithTotals } from './reader.js';
 export { ClickHouseWriter, createClickHouseWriter, ensureClickHouseDatabase } from './writer.js';
