@@ -57,7 +57,9 @@ export function buildOpenApiDocument(
       version: '1.0.0',
       description:
         'Game telemetry analytics. Authenticate with X-API-Key or Authorization: Bearer (OAuth 2.1). ' +
-        'Rate limits are per tenant over a sliding hour; every response carries X-RateLimit-* headers.',
+        'Rate limits are per tenant over a sliding hour; every response carries X-RateLimit-* headers. ' +
+        'Every response of the API and of the ingest service carries X-Request-Id, the id under which its ' +
+        'log lines are written (quote it when reporting a problem).',
     },
     servers: [{ url: servers.baseUrl }],
     components: {
