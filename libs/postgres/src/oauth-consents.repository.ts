@@ -19,14 +19,7 @@ const CONSENT_COLUMNS = `c.grant_id AS "grantId", c.user_id AS "userId", c.tenan
 /** Records a consent, replacing the user's previous one for the same client. */
 export async function saveOAuthConsent(
   db: Queryable,
-  input: {
-    grantId: string;
-    userId: string;
-    tenantId: string;
-    clientId: string;
-    scopes: string[];
-    projectIds: string[];
-  },
+  input: Omit<OAuthConsent, 'createdAt' | 'lastUsedAt'>,
 ): Promise<void> {
   await db.query(
     `INSERT INTO oauth_consents (grant_id, user_id, tenant_id, client_id, scopes, project_ids)
