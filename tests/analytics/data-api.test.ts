@@ -167,7 +167,7 @@ describe('erasure', () => {
     // The API process's workers (services/api/src/workers.ts), as main.ts starts them beside the app.
     const sweeping = startApiWorkers(
       { pool: api.pool, clickhouseWriter: api.clickhouse, logger: createLogger('erasure-sweep-test', 'silent') },
-      { api: { ...api.config.api, erasureSweepMs: 200 } },
+      { api: { ...api.config.api, erasureSweepMs: 200 }, dataLifecycle: api.config.dataLifecycle },
       { retention: false },
     );
     try {

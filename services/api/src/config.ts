@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   addressesSection,
   clickhouseSection,
@@ -13,6 +14,7 @@ import {
   trustedProxiesSection,
   type Env,
 } from '@framedeck/config';
+import { ERASURE_LIMITS } from '@framedeck/analytics';
 import { DEFAULT_CLI_CLIENT_ID } from './oauth/cli-client.js';
 
 /** Knobs of the web API itself (authentication caches, rate limits, request bodies). */
@@ -50,6 +52,41 @@ export function apiSection(source: Env) {
 }
 export type ApiSettings = ReturnType<typeof apiSection>;
 
+/**
+ * Data retention and erasure (docs/operations.md, Retention and Erasure): how often the
+ * retention worker runs, what one tenant may have erasing at once, and whether raw SQL sees
+ * only the retained window.
+ */
+export function dataLifecycleSection(source: Env) {
+  const e = readEnv(
+    {
+      // How often the retention worker drops the partitions past their retention (a week expires at once).
+      FRAMEDECK_API_RETENTION_INTERVAL_MS: env.positiveInt(60_000),
+      // Erasure jobs one tenant may have running at once; one more is refused with 429 and Retry-After.
+      FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT: env.positiveInt(ERASURE_LIMITS.perTenant.maxRunningJobs),
+      // Players in one tenant's running erasure jobs at once (at least the 500 one request may name).
+      FRAMEDECK_API_ERASURE_MAX_PLAYERS_PER_TENANT: z.coerce
+        .number()
+        .int()
+        .min(ERASURE_LIMITS.maxPlayers)
+        .default(ERASURE_LIMITS.perTenant.maxRunningPlayers),
+      // Raw SQL (POST /v1/query) reads only the project's retained window of events. Off only for
+      // test stacks whose fixtures are dated before the window.
+      FRAMEDECK_API_SQL_RETAINED_WINDOW_ONLY: env.bool(true),
+    },
+    source,
+  );
+  return {
+    retentionIntervalMs: e.FRAMEDECK_API_RETENTION_INTERVAL_MS,
+    erasureCapPerTenant: {
+      maxRunningJobs: e.FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT,
+      maxRunningPlayers: e.FRAMEDECK_API_ERASURE_MAX_PLAYERS_PER_TENANT,
+    },
+    sqlRetainedWindowOnly: e.FRAMEDECK_API_SQL_RETAINED_WINDOW_ONLY,
+  };
+}
+export type DataLifecycleSettings = ReturnType<typeof dataLifecycleSection>;
+
 export function loadApiConfig(source: Env = process.env) {
   return collectSections({
     listen: () => listenSection(source, 'FRAMEDECK_API_PORT', 8080),
@@ -59,6 +96,7 @@ export function loadApiConfig(source: Env = process.env) {
     clickhouse: () => clickhouseSection(source),
     logging: () => loggingSection(source),
     api: () => apiSection(source),
+    dataLifecycle: () => dataLifecycleSection(source),
     notifications: () => notificationsSection(source),
     metrics: () => metricsSection(source, 'FRAMEDECK_API_METRICS_PORT', 9480),
     proxies: () => trustedProxiesSection(source),

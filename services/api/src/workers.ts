@@ -12,12 +12,6 @@ export type ApiWorkers = {
 };
 
 /**
- * How often retention settings are copied to ClickHouse and expired partitions dropped: a
- * changed setting reaches inserts within this; partitions expire a week at a time.
- */
-const RETENTION_INTERVAL_MS = 60_000;
-
-/**
  * The API process's background work, kept out of the HTTP app (buildApp serves requests only):
  * the erasure sweep, which starts and advances erasure jobs, and the retention worker
  * (project-data/data-retention.service.ts). main.ts starts the
@@ -25,7 +19,7 @@ const RETENTION_INTERVAL_MS = 60_000;
  */
 export function startApiWorkers(
   deps: { pool: Pool; clickhouseWriter: ClickHouseWriter; logger: Logger },
-  config: Pick<ApiConfig, 'api'>,
+  config: Pick<ApiConfig, 'api' | 'dataLifecycle'>,
   // NOTE: tests whose fixtures are dated in the past (tests/analytics/event-fixtures.ts) turn the
   // retention worker off, or it would drop their events as expired.
   options: { retention: boolean } = { retention: true },
@@ -37,7 +31,12 @@ export function startApiWorkers(
     deps.logger,
   );
   const retention = new DataRetentionWorker(deps);
-  const retentionTask = new PeriodicTask('data retention', () => retention.run(), RETENTION_INTERVAL_MS, deps.logger);
+  const retentionTask = new PeriodicTask(
+    'data retention',
+    () => retention.run(),
+    config.dataLifecycle.retentionIntervalMs,
+    deps.logger,
+  );
   erasureSweep.start();
   if (options.retention) retentionTask.start();
   return { stop: async () => void (await Promise.all([erasureSweep.stop(), retentionTask.stop()])) };

@@ -10,6 +10,7 @@ import {
   listErasureJobsOfTag,
   listRunningErasureJobs,
   type ErasureJob,
+  type ErasureTenantCap,
   type Pool,
 } from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
@@ -40,17 +41,17 @@ const UNSTARTED_SWEEP_GRACE_MS = 60_000;
 /**
  * Records the job (so it can be polled even if this process stops); the next erasure sweep
  * starts its deletion together with every other job waiting. Refused (429) when the tenant's
- * running jobs would exceed ERASURE_LIMITS.perTenant.
+ * running jobs would exceed its cap (FRAMEDECK_API_ERASURE_MAX_*_PER_TENANT).
  */
 export async function submitErasure(
   deps: ErasureDeps,
   request: { tenantId: string; projectId: string; playerIds: readonly string[] },
+  cap: ErasureTenantCap,
 ): Promise<ErasureJobView> {
-  const job = await createErasureJobWithinCap(deps.pool, request, ERASURE_LIMITS.perTenant);
+  const job = await createErasureJobWithinCap(deps.pool, request, cap);
   if (job === 'limited') {
-    const { maxRunningJobs, maxRunningPlayers } = ERASURE_LIMITS.perTenant;
     throw problems.tooManyRequests(
-      `At most ${maxRunningJobs} erasure jobs and ${maxRunningPlayers} players per tenant may run at once; ` +
+      `At most ${cap.maxRunningJobs} erasure jobs and ${cap.maxRunningPlayers} players per tenant may run at once; ` +
         'retry when a job is done.',
       60,
     );

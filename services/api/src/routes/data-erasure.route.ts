@@ -37,7 +37,8 @@ export const eraseDataRoute = defineRoute({
     'affected data parts). Events of those players ingested later are removed by further rounds as long as the job ' +
     `runs; after it is done, new events are new data (send another request). A tenant may have at most ` +
     `${ERASURE_LIMITS.perTenant.maxRunningJobs} jobs and ${ERASURE_LIMITS.perTenant.maxRunningPlayers} players running ` +
-    'at once: beyond that the request is refused with 429 and Retry-After.',
+    'at once (defaults of FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT and _MAX_PLAYERS_PER_TENANT): beyond that the ' +
+    'request is refused with 429 and Retry-After.',
   tag: 'Data',
   auth: { scope: 'data:admin' },
   project: 'header',
@@ -55,7 +56,11 @@ export const eraseDataRoute = defineRoute({
   },
   response: { status: 202, description: 'The erasure job, running.', data: ErasureJobSchema },
   handler: async ({ projectId, principal, body, services }) =>
-    submitErasure(services, { tenantId: principal.tenantId, projectId, playerIds: body.playerIds }),
+    submitErasure(
+      services,
+      { tenantId: principal.tenantId, projectId, playerIds: body.playerIds },
+      services.config.dataLifecycle.erasureCapPerTenant,
+    ),
 });
 
 export const erasureStatusRoute = defineRoute({
