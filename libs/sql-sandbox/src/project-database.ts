@@ -9,6 +9,9 @@ import {
   type SqlFragment,
 } from '@framedeck/clickhouse';
 
+/** The pipeline's own columns (partition key, rollup ledger), not telemetry. */
+const NOT_FOR_ANALYSTS: ReadonlySet<string> = new Set(['project_id', 'retention_days', 'batch_first_index']);
+
 /**
  * Isolation without rewriting the analyst's SQL: each project gets its own ClickHouse
  * database holding one view, `events`, over the shared events table filtered to that project.
@@ -29,11 +32,24 @@ import {
  * On 18.16 (no access control) every project shares the sandbox user and the parser check is
  * the wall.
  *
- * The view exposes every event column except project_id, plus `position` as a tuple.
+ * The view exposes every event column except project_id, plus `position` as a tuple. Given
+ * the project's retention, it shows only the retained window (`timestamp` within the last N
+ * days): the retention worker drops expired events a whole week at a time, and on modern
+ * servers the TTL acts at merges, so older rows may linger a few days; analysts never see them.
+ * retention_days and batch_first_index (stamped on each event by the consumer) are not analyst columns.
  * NOTE: FINAL, because at-least-once delivery leaves duplicate rows until merges collapse
  * them (clickhouse/001_events.sql); analysts' counts must not depend on merge timing.
  */
-export const ANALYST_COLUMNS = EVENT_INSERT_COLUMNS.filter((column) => column !== 'project_id');
+export const ANALYST_COLUMNS = EVENT_INSERT_COLUMNS.filter((column) => !NOT_FOR_ANALYSTS.has(column));
+
+/** `timestamp` within the last `days` days, as the view's filter holds it; none = every stored event. */
+function windowCondition(retainedDays: number | undefined): SqlFragment {
+  if (retainedDays === undefined) return raw('');
+  if (!Number.isInteger(retainedDays) || retainedDays < 1) {
+    throw new TypeError('retained days must be a positive integer');
+  }
+  return raw(` AND timestamp >= now() - toIntervalDay(${retainedDays})`); // an integer, checked above
+}
 
 const VIEW_COLUMN_NAMES = [...ANALYST_COLUMNS, 'position'];
 
@@ -60,7 +76,8 @@ export type SandboxAccount = { user: string; password: string };
  * from ANALYST_COLUMNS (the events table grew a column) is recreated.
  */
 export class ProjectDatabases {
-  private readonly ready = new Map<string, Promise<ProjectSandbox>>();
+  /** Per database: the window its view was built with, and the build. */
+  private readonly ready = new Map<string, { retainedDays: number | undefined; sandbox: Promise<ProjectSandbox> }>();
   private analystRole: Promise<void> | undefined;
   private userStorage: Promise<boolean> | undefined;
 
@@ -72,17 +89,20 @@ export class ProjectDatabases {
     private readonly account: SandboxAccount,
   ) {}
 
-  /** The project's database and user, once they exist. */
-  ensure(projectId: string): Promise<ProjectSandbox> {
+  /**
+   * The project's database and user, once they exist, its view showing the last
+   * `retainedDays` days (the project's retention; none: every stored event). A window other
+   * than the one this process built the view with rebuilds it (the setting changed).
+   */
+  ensure(projectId: string, retainedDays?: number): Promise<ProjectSandbox> {
     const database = projectDatabaseName(projectId);
-    let pending = this.ready.get(database);
-    if (!pending) {
-      pending = this.create(projectId, database);
-      // A failure (ClickHouse down) must not be remembered: the next query tries again.
-      pending.catch(() => this.ready.delete(database));
-      this.ready.set(database, pending);
-    }
-    return pending;
+    const known = this.ready.get(database);
+    if (known && known.retainedDays === retainedDays) return known.sandbox;
+    const sandbox = this.create(projectId, database, retainedDays);
+    // A failure (ClickHouse down) must not be remembered: the next query tries again.
+    sandbox.catch(() => this.ready.get(database)?.sandbox === sandbox && this.ready.delete(database));
+    this.ready.set(database, { retainedDays, sandbox });
+    return sandbox;
   }
 
   /** Drops a project's database and (where the server stores users) its user. */
@@ -101,16 +121,21 @@ export class ProjectDatabases {
     this.ready.delete(projectDatabaseName(projectId));
   }
 
-  private async create(projectId: string, database: string): Promise<ProjectSandbox> {
+  private async create(projectId: string, database: string, retainedDays: number | undefined): Promise<ProjectSandbox> {
     const engine = await this.admin.engine();
-    await this.createView(projectId, database, engine.accessControl);
+    await this.createView(projectId, database, engine.accessControl, retainedDays);
     if (!engine.accessControl || !(await this.canStoreUsers())) return { database, ...this.account };
     const password = projectPassword(this.account.password, projectId);
     await this.createProjectUser(database, password);
     return { database, user: database, password };
   }
 
-  private async createView(projectId: string, database: string, definerRights: boolean): Promise<void> {
+  private async createView(
+    projectId: string,
+    database: string,
+    definerRights: boolean,
+    retainedDays: number | undefined,
+  ): Promise<void> {
     const db = identifier(database);
     await this.admin.command(sql`CREATE DATABASE IF NOT EXISTS ${db}`);
     const existing = await this.admin.rows<{ name: string }>(
@@ -120,6 +145,7 @@ export class ProjectDatabases {
     const stale =
       names.length > 0 &&
       (names.join() !== [...VIEW_COLUMN_NAMES].sort().join() ||
+        !(await this.hasWindow(database, retainedDays)) ||
         (definerRights && !(await this.hasDefinerRights(database))));
     if (stale) await this.admin.command(sql`DROP TABLE IF EXISTS ${db}.events`);
     const columns = raw(ANALYST_COLUMNS.join(', ')); // a constant list, not input
@@ -129,7 +155,17 @@ export class ProjectDatabases {
         CREATE VIEW IF NOT EXISTS ${db}.events ${security} AS
         SELECT ${columns}, tuple(position_x, position_y, position_z) AS position
         FROM ${identifier(this.sharedDatabase)}.events FINAL
-        WHERE project_id = toUUID(${projectId})`);
+        WHERE project_id = toUUID(${projectId})${windowCondition(retainedDays)}`);
+  }
+
+  /** Whether the stored view filters on this window (the server keeps `toIntervalDay(N)` as written). */
+  private async hasWindow(database: string, retainedDays: number | undefined): Promise<boolean> {
+    const [view] = await this.admin.rows<{ windowed: number; matching: number }>(
+      sql`SELECT position(create_table_query, 'toIntervalDay(') > 0 AS windowed,
+                 position(create_table_query, ${`toIntervalDay(${retainedDays})`}) > 0 AS matching
+            FROM system.tables WHERE database = ${database} AND name = 'events'`,
+    );
+    return retainedDays === undefined ? !Number(view?.windowed) : Boolean(Number(view?.matching));
   }
 
   /** Whether the server has an access storage that CREATE USER can write to (asked once). */

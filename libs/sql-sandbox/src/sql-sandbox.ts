@@ -39,6 +39,8 @@ export type SqlQueryRequest = {
   projectId: string;
   sql: string;
   limit?: number;
+  /** Days of events `events` shows (the project's retention); none: every stored event. */
+  retainedDays?: number;
 };
 export type SqlQueryResult = {
   rows: Record<string, unknown>[];
@@ -132,11 +134,11 @@ export class SqlSandbox {
     const slot = await this.admission.acquire(request.tenantId, queryId, this.deadlineMs + LEASE_MARGIN_MS);
     const run = new RunningQuery(queryId, this.deadlineMs, options.signal, (id) => this.kill(id));
     try {
-      const body = await this.start(request.projectId, checked.text, run).catch(async (error: unknown) => {
+      const body = await this.start(request, checked.text, run).catch(async (error: unknown) => {
         // The view vanished (dropped under us): rebuild it and try once more.
         if (!(error instanceof ProjectDatabaseMissing)) throw error;
         this.databases.forget(request.projectId);
-        return this.start(request.projectId, checked.text, run);
+        return this.start(request, checked.text, run);
       });
       return this.rowStream(run, body, limit, slot.release);
     } catch (error) {
@@ -147,8 +149,12 @@ export class SqlSandbox {
   }
 
   /** Sends the query; resolves with the response body once ClickHouse answered 200. */
-  private async start(projectId: string, text: string, run: RunningQuery): Promise<ResponseBody> {
-    const project = await this.databases.ensure(projectId).catch((error: unknown) => {
+  private async start(
+    { projectId, retainedDays }: SqlQueryRequest,
+    text: string,
+    run: RunningQuery,
+  ): Promise<ResponseBody> {
+    const project = await this.databases.ensure(projectId, retainedDays).catch((error: unknown) => {
       throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
     });
     const context = { projectDatabase: project.database, sharedDatabase: this.options.clickhouse.database };

@@ -13,7 +13,7 @@ import {
   deleteNotificationChannelRoute,
   listNotificationChannelsRoute,
 } from './notification-channels.route.js';
-import { listProjectsRoute, projectStatusRoute } from './projects.route.js';
+import { listProjectsRoute, projectStatusRoute, updateProjectRoute } from './projects.route.js';
 import { compareBuildsRoute, listBuildsRoute } from './builds.route.js';
 import { deleteContentRoute, listContentRoute, listProjectContentRoute, upsertContentRoute } from './content.route.js';
 import { dashboardRoute } from './dashboard.route.js';
@@ -41,6 +41,7 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   whoamiRoute,
   listProjectsRoute,
   projectStatusRoute,
+  updateProjectRoute,
   listApiKeysRoute,
   createApiKeyRoute,
   deactivateApiKeyRoute,

@@ -7,6 +7,8 @@ import {
   getProjectRetentionDays,
   getTenant,
   listProjectsOfTenant,
+  RETENTION_DAYS_CHOICES,
+  setProjectRetentionDays,
 } from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
@@ -35,6 +37,19 @@ export const listProjectsRoute = defineRoute({
   },
 });
 
+const DataWindowSchema = z
+  .object({
+    retentionDays: z.int().meta({ description: "Days raw events are kept (the project's setting, else its plan's)." }),
+    oldestRetainedDay: z.iso.date().meta({ description: 'First UTC day of raw events still kept.' }),
+    rollupMonths: z.int().meta({ description: 'Months the daily rollups are kept.' }),
+  })
+  .meta({
+    id: 'DataWindow',
+    description:
+      'The data window: events older than the retention are dropped by the engine (a week at a time), and ' +
+      'raw SQL reads only this window.',
+  });
+
 const ProjectStatusSchema = z
   .object({
     id: z.uuid(),
@@ -62,19 +77,7 @@ const ProjectStatusSchema = z
       }),
     maps: z.int(),
     activeKeys: z.int(),
-    dataWindow: z
-      .object({
-        retentionDays: z
-          .int()
-          .meta({ description: "Days raw events are kept (the project's setting, else its plan's)." }),
-        oldestRetainedDay: z.iso.date().meta({ description: 'First UTC day of raw events still kept.' }),
-        rollupMonths: z.int().meta({ description: 'Months the daily rollups are kept.' }),
-      })
-      .meta({
-        description:
-          'The data window: events older than the retention are dropped by the engine (a week at a time), and ' +
-          'raw SQL reads only this window.',
-      }),
+    dataWindow: DataWindowSchema,
   })
   .meta({ id: 'ProjectStatus' });
 
@@ -122,6 +125,57 @@ export const projectStatusRoute = defineRoute({
       maps: counts.maps,
       activeKeys: counts.activeKeys,
       dataWindow: dataWindow(retentionDays ?? DATA_RETENTION.defaultRawDays, new Date()),
+    };
+  },
+});
+
+const ProjectSettingsBody = z.strictObject({
+  rawRetentionDays: z
+    .literal([...RETENTION_DAYS_CHOICES])
+    .nullable()
+    .meta({
+      description:
+        `Days this project keeps raw events: one of ${RETENTION_DAYS_CHOICES.join(', ')}; null returns to the ` +
+        "plan's retention.",
+    }),
+});
+
+export const updateProjectRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/projects/{id}',
+  operationId: 'updateProject',
+  summary: "Change a project's data retention",
+  description:
+    'Sets how many days raw events of the project are kept (docs/operations.md, Retention). Events ingested from ' +
+    'about a minute after the change carry the new retention and expire with it; events already stored keep the ' +
+    'retention they were written with. Raw SQL (POST /v1/query) reads the new window from the next query. Rollups ' +
+    'keep their 13 months. Needs data:admin: a key of another preset gets 403.',
+  tag: 'Projects',
+  auth: { scope: 'data:admin' },
+  project: 'path',
+  request: { params: ProjectPathParams, body: ProjectSettingsBody },
+  response: {
+    description: "The project's retention setting and its data window after the change.",
+    data: z
+      .object({
+        id: z.uuid(),
+        rawRetentionDays: z
+          .int()
+          .nullable()
+          .meta({ description: "The project's own setting; null when it follows its plan." }),
+        dataWindow: DataWindowSchema,
+      })
+      .meta({ id: 'ProjectSettings' }),
+  },
+  handler: async ({ projectId, body, services }) => {
+    await setProjectRetentionDays(services.pool, projectId, body.rawRetentionDays);
+    const retentionDays = await getProjectRetentionDays(services.pool, projectId);
+    // A project deleted since the credential was checked.
+    if (retentionDays === undefined) throw problems.notFound('Project not found.');
+    return {
+      id: projectId,
+      rawRetentionDays: body.rawRetentionDays,
+      dataWindow: dataWindow(retentionDays, new Date()),
     };
   },
 });

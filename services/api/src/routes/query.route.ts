@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { z } from 'zod';
+import { DATA_RETENTION } from '@framedeck/analytics';
 import type { SqlQueryOutcome } from '@framedeck/metrics';
+import { getProjectRetentionDays } from '@framedeck/postgres';
 import { ApiProblem, problems } from '@framedeck/problem';
 import {
   DEFAULT_ROW_LIMIT,
@@ -20,6 +22,12 @@ import {
 import type { ApiServices } from '../http/api-services.js';
 import { defineRoute } from '../http/route.js';
 
+/** The days of events the project's view shows: its retention (none when the window is off, for test stacks). */
+async function retainedWindow(services: ApiServices, projectId: string): Promise<number | undefined> {
+  if (!services.config.dataLifecycle.sqlRetainedWindowOnly) return undefined;
+  return (await getProjectRetentionDays(services.pool, projectId)) ?? DATA_RETENTION.defaultRawDays;
+}
+
 /**
  * Bytes held before the status is sent: a result (or the start of one) up to this size is
  * answered whole, so an error ClickHouse reports within it still becomes a 400/429/500.
@@ -36,7 +44,8 @@ const QueryBody = z.strictObject({
     .max(MAX_SQL_LENGTH)
     .meta({
       description:
-        'One SELECT (WITH and UNION ALL allowed) over the table `events`: the project’s own events, every event ' +
+        'One SELECT (WITH and UNION ALL allowed) over the table `events`: the project’s own events of its retained ' +
+        'window (the last dataWindow.retentionDays days, GET /v1/projects/{id}/status), every event ' +
         'column but project_id, plus `position` (x, y, z). Only allow-listed functions; no other tables, table ' +
         'functions, SETTINGS, FORMAT or INTO OUTFILE.',
     }),
@@ -106,7 +115,13 @@ export const queryRoute = defineRoute({
     let outcome: SqlQueryOutcome = 'failed';
     try {
       const stream = await sandbox.open(
-        { tenantId: principal.tenantId, projectId, sql: body.sql, limit: body.limit },
+        {
+          tenantId: principal.tenantId,
+          projectId,
+          sql: body.sql,
+          limit: body.limit,
+          retainedDays: await retainedWindow(services, projectId),
+        },
         { signal: clientGone.signal },
       );
       await writeRows(res, stream, clientGone.signal);

@@ -198,7 +198,7 @@ export interface paths {
     put?: never;
     /**
      * Delete the telemetry of specified players
-     * @description Removes every event of these players (player_id, exact match) in the project named by X-Project-Id. Answers 202 with a job to poll at GET /v1/data/erase/{jobId}. Requests are coalesced: every few seconds one sweep starts one ClickHouse mutation per player table for all waiting requests of all tenants (asynchronous: it rewrites the affected data parts). Events of those players ingested later are removed by further rounds as long as the job runs; after it is done, new events are new data (send another request). A tenant may have at most 5 jobs and 1000 players running at once: beyond that the request is refused with 429 and Retry-After.
+     * @description Removes every event of these players (player_id, exact match) in the project named by X-Project-Id. Answers 202 with a job to poll at GET /v1/data/erase/{jobId}. Requests are coalesced: every few seconds one sweep starts one ClickHouse mutation per player table for all waiting requests of all tenants (asynchronous: it rewrites the affected data parts). Events of those players ingested later are removed by further rounds as long as the job runs; after it is done, new events are new data (send another request). A tenant may have at most 5 jobs and 1000 players running at once (defaults of FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT and _MAX_PLAYERS_PER_TENANT): beyond that the request is refused with 429 and Retry-After.
      *
      *     Requires scope `data:admin`. API key or dashboard session.
      */
@@ -319,6 +319,28 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a project's data retention
+     * @description Sets how many days raw events of the project are kept (docs/operations.md, Retention). Events ingested from about a minute after the change carry the new retention and expire with it; events already stored keep the retention they were written with. Raw SQL (POST /v1/query) reads the new window from the next query. Rollups keep their 13 months. Needs data:admin: a key of another preset gets 403.
+     *
+     *     Requires scope `data:admin`. API key or dashboard session.
+     */
+    patch: operations['updateProject'];
     trace?: never;
   };
   '/v1/projects/{id}/alerts': {
@@ -1201,6 +1223,18 @@ export interface components {
         tenantId: string;
       };
     };
+    /** @description The data window: events older than the retention are dropped by the engine (a week at a time), and raw SQL reads only this window. */
+    DataWindow: {
+      /**
+       * Format: date
+       * @description First UTC day of raw events still kept.
+       */
+      oldestRetainedDay: string;
+      /** @description Days raw events are kept (the project's setting, else its plan's). */
+      retentionDays: number;
+      /** @description Months the daily rollups are kept. */
+      rollupMonths: number;
+    };
     /** @description The player ids themselves are not returned, and are forgotten by the service once the job is done. */
     ErasureJob: {
       /** Format: date-time */
@@ -1398,6 +1432,13 @@ export interface components {
       id: string;
       name: string;
     };
+    ProjectSettings: {
+      dataWindow: components['schemas']['DataWindow'];
+      /** Format: uuid */
+      id: string;
+      /** @description The project's own setting; null when it follows its plan. */
+      rawRetentionDays: number | null;
+    };
     ProjectStatus: {
       activeKeys: number;
       /** @description Distinct non-empty player_id in the last 24 h. */
@@ -1405,18 +1446,7 @@ export interface components {
       activeSessions24h: number;
       /** Format: date-time */
       createdAt: string;
-      /** @description The data window: events older than the retention are dropped by the engine (a week at a time), and raw SQL reads only this window. */
-      dataWindow: {
-        /**
-         * Format: date
-         * @description First UTC day of raw events still kept.
-         */
-        oldestRetainedDay: string;
-        /** @description Days raw events are kept (the project's setting, else its plan's). */
-        retentionDays: number;
-        /** @description Months the daily rollups are kept. */
-        rollupMonths: number;
-      };
+      dataWindow: components['schemas']['DataWindow'];
       events: {
         last7d: number;
         /** @description Events with a timestamp in the last 24 h (or ahead of now). */
@@ -3071,6 +3101,157 @@ export interface operations {
       };
       /** @description The credential lacks the required scope, or a plan limit was reached. */
       403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is temporarily unavailable; retry after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Project UUID. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Days this project keeps raw events: one of 7, 14, 30, 60, 90, 180, 365, 730; null returns to the plan's retention. */
+          rawRetentionDays: (7 | 14 | 30 | 60 | 90 | 180 | 365 | 730) | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The project's retention setting and its data window after the change. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ProjectSettings'];
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      /** @description Invalid parameters or body. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or deactivated credential (or a credential kind this endpoint refuses). */
+      401: {
+        headers: {
+          /** @description Bearer challenge (RFC 6750 §3): `Bearer realm="FrameDeck API", resource_metadata="{app_origin}/.well-known/oauth-protected-resource/api"` (RFC 9728 §5.1; with error="invalid_token" when a bearer token was refused). */
+          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The credential lacks the required scope, or a plan limit was reached. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or a project this credential cannot access (same answer for both). */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body is not application/json. */
+      415: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -6967,7 +7148,7 @@ export interface operations {
            * @description The project whose events `events` shows; one the API key holds.
            */
           project_id: string;
-          /** @description One SELECT (WITH and UNION ALL allowed) over the table `events`: the project’s own events, every event column but project_id, plus `position` (x, y, z). Only allow-listed functions; no other tables, table functions, SETTINGS, FORMAT or INTO OUTFILE. */
+          /** @description One SELECT (WITH and UNION ALL allowed) over the table `events`: the project’s own events of its retained window (the last dataWindow.retentionDays days, GET /v1/projects/{id}/status), every event column but project_id, plus `position` (x, y, z). Only allow-listed functions; no other tables, table functions, SETTINGS, FORMAT or INTO OUTFILE. */
           sql: string;
         };
       };
