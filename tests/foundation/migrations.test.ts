@@ -13,6 +13,7 @@ const admin = createClickHouseWriter(testConfig.clickhouse, { database: 'default
 
 afterAll(async () => {
   await admin.command(raw(`DROP DATABASE IF EXISTS ${chDatabase}`));
+  await admin.command(raw(`DROP DATABASE IF EXISTS ${chDatabase}_pair`));
   await admin.close();
   const pool = createPool({ ...testConfig.postgres, url: testConfig.postgres.url });
   await pool.query(`DROP DATABASE IF EXISTS framedeck_migrate_${suffix} WITH (FORCE)`);
@@ -114,6 +115,45 @@ describe('ClickHouse migrations', () => {
       await migrateClickHouse(client, dir);
       await writeFile(`${dir}/001_events.sql`, `${await readFile(`${dir}/001_events.sql`, 'utf8')}\n-- edited\n`);
       await expect(migrateClickHouse(client, dir)).rejects.toThrow(/001_events\.sql was changed/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('run the file of a legacy/modern pair that matches the server, and skip a guarded statement whose table is gone', async () => {
+    const dir = await mkdtemp(`${tmpdir()}/ch-migrations-pair-`);
+    await writeFile(`${dir}/001_base.sql`, 'CREATE TABLE IF NOT EXISTS base (x UInt8) ENGINE = Log;\n');
+    await writeFile(
+      `${dir}/002_pair.legacy.sql`,
+      'CREATE TABLE IF NOT EXISTS made_by_legacy (x UInt8) ENGINE = Log;\n',
+    );
+    await writeFile(
+      `${dir}/002_pair.modern.sql`,
+      'CREATE TABLE IF NOT EXISTS made_by_modern (x UInt8) ENGINE = Log;\n',
+    );
+    await writeFile(
+      `${dir}/003_swap.sql`,
+      [
+        '-- framedeck:when-table-exists base',
+        'RENAME TABLE base TO base_renamed;',
+        '-- framedeck:when-table-exists no_such_table',
+        'RENAME TABLE no_such_table TO base;',
+      ].join('\n'),
+    );
+    await admin.command(raw(`CREATE DATABASE IF NOT EXISTS ${chDatabase}_pair`));
+    const client = createClickHouseWriter(testConfig.clickhouse, { database: `${chDatabase}_pair` });
+    try {
+      const { generation } = await client.engine();
+      const other = generation === 'legacy' ? 'modern' : 'legacy';
+      const first = await migrateClickHouse(client, dir);
+      expect(first.applied).toEqual(['001_base.sql', `002_pair.${generation}.sql`, '003_swap.sql']);
+      const tables = await client.rows<{ name: string }>(
+        sql`SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name`,
+      );
+      expect(tables.map((t) => t.name)).toEqual(['base_renamed', `made_by_${generation}`, 'schema_migrations']);
+      expect(tables.map((t) => t.name)).not.toContain(`made_by_${other}`);
+      const second = await migrateClickHouse(client, dir);
+      expect(second).toEqual({ applied: [], skipped: first.applied });
     } finally {
       await client.close();
     }
