@@ -20,7 +20,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
 # The second run: every integration tier that reads or writes ClickHouse.
-SECOND_RUN=(--project integration tests/foundation/migrations.test.ts tests/ingest tests/analytics tests/sql tests/alerts)
+SECOND_RUN=(--project integration tests/foundation/migrations.test.ts tests/ingest tests/analytics tests/sql tests/alerts
+  tests/kafka/record-limits.test.ts tests/kafka/dead-letter-replay.test.ts)
 
 mkdir -p "$PID_DIR"
 before="$(running_components)"
