@@ -3,6 +3,7 @@
 //   npm run docs:config            build, then rewrite docs/configuration.md
 //   node tools/config-reference.mjs --check [file]   exit 1 (with the first difference) when
 //                                  the committed file differs from the generated text (npm test)
+//   node tools/config-reference.mjs --out <file>     write the reference elsewhere
 // What each variable is: its schema (type, accepted values, default) as recorded by loading every
 // service's configuration from a recording environment (libs/config recordingEnv); why it exists:
 // the comment written beside it in the schema (libs/config/src, services/*/src/config.ts).
@@ -123,9 +124,7 @@ export async function renderConfigReference() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const generated = await renderConfigReference();
-  const check = process.argv[2] === '--check';
-  writeOrCheck(check ? (process.argv[3] ?? REFERENCE_FILE) : REFERENCE_FILE, generated, {
-    check,
-    command: 'npm run docs:config',
-  });
+  // --check [file] compares; --out <file> writes elsewhere (tests); no argument rewrites the reference.
+  const [mode, file] = process.argv.slice(2);
+  writeOrCheck(file ?? REFERENCE_FILE, generated, { check: mode === '--check', command: 'npm run docs:config' });
 }
