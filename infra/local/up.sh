@@ -289,10 +289,15 @@ ensure_kafka_tls() {
 
 # The SCRAM user of the SCRAM listeners. KRaft keeps SCRAM credentials in its
 # metadata log; setting them through the running broker (rather than at storage format)
-# also covers data dirs formatted before the listener existed. Idempotent (same password,
-# new salt). Runs when this script started the broker; a reused broker keeps what it has.
+# also covers data dirs formatted before the listener existed. Runs when this script started
+# the broker, and only when this cluster (its id) has not got this user and password yet: the
+# stamp file saves two JVM starts on every restart (the fault tests restart Kafka often).
 ensure_kafka_scram_user() {
-  local mechanism
+  local mechanism stamp marker="$KAFKA_DIR/scram-user.stamp"
+  stamp="$(grep -h '^cluster.id=' "$KAFKA_DIR/data/meta.properties") $KAFKA_SCRAM_USER $(
+    printf '%s' "$KAFKA_SCRAM_PASSWORD" | sha256sum | cut -c1-16
+  )"
+  [[ -f "$marker" && "$(cat "$marker")" == "$stamp" ]] && return
   # One mechanism per request: the broker refuses two changes to one user in a request.
   for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
     kafka_java kafka.admin.ConfigCommand --bootstrap-server "$HOST:$KAFKA_PORT" --alter \
@@ -300,6 +305,7 @@ ensure_kafka_scram_user() {
       --add-config "$mechanism=[password=$KAFKA_SCRAM_PASSWORD]" \
       >/dev/null || die "kafka: could not create the $mechanism user $KAFKA_SCRAM_USER"
   done
+  printf '%s\n' "$stamp" >"$marker"
   log "kafka: SCRAM user $KAFKA_SCRAM_USER on SASL_PLAINTEXT $HOST:$KAFKA_SASL_PORT and SASL_SSL $HOST:$KAFKA_SASL_SSL_PORT"
 }
 

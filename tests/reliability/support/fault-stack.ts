@@ -42,6 +42,8 @@ export const FAULT_PORTS = {
   clickhouseModernTcp: 59001,
   kafka: 59092,
   kafkaController: 59093,
+  kafkaSasl: 59094,
+  kafkaSaslSsl: 59095,
   api: 58080,
   ingest: 58081,
   consumerHealth: 58082,
@@ -234,6 +236,8 @@ export class FaultStack {
       FRAMEDECK_CLICKHOUSE_ENGINE: CLICKHOUSE_ENGINE,
       FRAMEDECK_KAFKA_PORT: String(FAULT_PORTS.kafka),
       FRAMEDECK_KAFKA_CONTROLLER_PORT: String(FAULT_PORTS.kafkaController),
+      FRAMEDECK_KAFKA_SASL_PORT: String(FAULT_PORTS.kafkaSasl),
+      FRAMEDECK_KAFKA_SASL_SSL_PORT: String(FAULT_PORTS.kafkaSaslSsl),
     });
   }
 
