@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Partitioners } from 'kafkajs';
 import { recordBatchBound, recordBytes } from '@framedeck/kafka';
 import {
   decodeTelemetryBatch,
@@ -53,5 +55,21 @@ describe('batchMessages', () => {
     expect(() =>
       batchMessages({ value: huge, envelope }, { maxRecordBatchBytes: 10_000, compression: 'none' }),
     ).toThrow(OversizedEventError);
+  });
+
+  it("spreads one project's batches over every partition, as the producer places their keys", () => {
+    const partitionOf = Partitioners.DefaultPartitioner();
+    const partitionMetadata = Array.from({ length: 12 }, (_, i) => ({ partitionId: i, leader: 1 }));
+    const counts = new Array<number>(12).fill(0);
+    const small = Buffer.from(encodeTelemetryBatch([{ eventName: 'e' }]));
+    for (let i = 0; i < 1200; i++) {
+      const [message] = batchMessages(
+        { value: small, envelope: { ...envelope, batchId: randomUUID() } },
+        { maxRecordBatchBytes: 1_000_000, compression: 'gzip' },
+      );
+      counts[partitionOf({ topic: 't', partitionMetadata, message: message! })]!++;
+    }
+    // 100 expected per partition; a project-id key would put all 1200 on one.
+    for (const count of counts) expect(count).toBeGreaterThan(60);
   });
 });
