@@ -34,7 +34,13 @@ export default async function setup(): Promise<void> {
 async function holdRetentionTtl(config: ClickHouseConfig): Promise<void> {
   const writer: ClickHouseWriter = createClickHouseWriter(config);
   try {
-    if ((await writer.engine()).generation === 'modern') await writer.command(sql`ALTER TABLE events REMOVE TTL`);
+    if ((await writer.engine()).generation !== 'modern') return;
+    // Only while the table still has its TTL: REMOVE TTL on a table without one is an error.
+    const [table] = await writer.rows<{ ttl: number }>(
+      sql`SELECT position(create_table_query, ' TTL ') > 0 AS ttl FROM system.tables
+           WHERE database = currentDatabase() AND name = 'events'`,
+    );
+    if (Number(table?.ttl ?? 0) > 0) await writer.command(sql`ALTER TABLE events REMOVE TTL`);
   } finally {
     await writer.close();
   }

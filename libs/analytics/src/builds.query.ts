@@ -87,8 +87,20 @@ export type BuildsCompareQuery = {
   thresholdPercent: number;
   /** Fewer samples than this on either side: no verdict (null). */
   minSamples: number;
+  /** Only events of this map / platform / source (player or automated runs). */
+  mapId?: string | undefined;
+  platform?: string | undefined;
+  source?: 'player' | 'automated' | undefined;
   now?: Date;
 };
+
+/** The optional map, platform and source conditions, the same on events and on the rollups. */
+function compareFilters(q: Pick<BuildsCompareQuery, 'mapId' | 'platform' | 'source'>): SqlFragment {
+  const map = q.mapId !== undefined ? sql` AND map_id = ${q.mapId}` : sql``;
+  const platform = q.platform !== undefined ? sql` AND platform = ${q.platform}` : sql``;
+  const source = q.source !== undefined ? sql` AND source = ${q.source}` : sql``;
+  return sql`${map}${platform}${source}`;
+}
 
 export type BuildSide = Record<BuildMetric, MetricStats>;
 export type BuildComparisonScope = {
@@ -175,7 +187,7 @@ export async function compareBuilds(
   source: QuerySource = 'rollups',
 ): Promise<BuildComparison> {
   const window = lastDays(q.days, q.now);
-  const builds = sql`build_id IN (${q.base}, ${q.target})`;
+  const builds = sql`build_id IN (${q.base}, ${q.target})${compareFilters(q)}`;
   const from =
     source === 'rollups'
       ? sql`${statColumnsOnRollup()} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
@@ -198,4 +210,83 @@ export async function compareBuilds(
     overall: scope(find(overall, q.base), find(overall, q.target), q),
     maps: mapIds.map((mapId) => ({ mapId, ...scope(find(perMap, q.base, mapId), find(perMap, q.target, mapId), q) })),
   };
+}
+
+/** One build's values of one metrics-map key (io.read_bytes, mem.vram, load_time_ms, ...). */
+export type MetricValueStats = { samples: number; p50: number; p95: number; p99: number };
+
+/**
+ * The metrics-map values of the two builds, per key: from rollup_build_metric_values
+ * (clickhouse/007) or from the events' metrics arrays. Every value counts, 0 included (for
+ * I/O, 0 is a measurement). Quantiles: reservoir `quantiles`, as the comparison's.
+ */
+export async function queryBuildMetricValues(
+  clickhouse: ClickHouseReader,
+  q: Pick<BuildsCompareQuery, 'projectId' | 'base' | 'target' | 'days' | 'mapId' | 'platform' | 'source' | 'now'>,
+  source: QuerySource = 'rollups',
+): Promise<Map<string, { base?: MetricValueStats; target?: MetricValueStats }>> {
+  const window = lastDays(q.days, q.now);
+  const builds = sql`build_id IN (${q.base}, ${q.target})${compareFilters(q)}`;
+  const query =
+    source === 'rollups'
+      ? sql`SELECT build_id, metric, countMerge(samples) AS n, quantilesMerge(0.5, 0.95, 0.99)(value_q) AS q
+          FROM rollup_build_metric_values WHERE ${projectAndDays(q.projectId, window)} AND ${builds}
+         GROUP BY build_id, metric`
+      : sql`SELECT build_id, metric_key AS metric, count() AS n, quantiles(0.5, 0.95, 0.99)(metric_value) AS q
+          FROM events ARRAY JOIN metrics.key AS metric_key, metrics.value AS metric_value
+         WHERE ${projectAndWindow(q.projectId, window)} AND ${builds}
+         GROUP BY build_id, metric`;
+  const rows = await clickhouse.rows<{ build_id: string; metric: string; n: number; q: number[] }>(query);
+  const byMetric = new Map<string, { base?: MetricValueStats; target?: MetricValueStats }>();
+  for (const r of rows.sort((a, b) => a.metric.localeCompare(b.metric))) {
+    const entry = byMetric.get(r.metric) ?? {};
+    const stats = { samples: Number(r.n), p50: r.q[0]!, p95: r.q[1]!, p99: r.q[2]! };
+    if (r.build_id === q.base) entry.base = stats;
+    else entry.target = stats;
+    byMetric.set(r.metric, entry);
+  }
+  return byMetric;
+}
+
+/**
+ * One row of the flat list the Framedash CLI's perf-diff gates on: p50 and the p95 tail of
+ * each build, the p50's change in percent of the base's (null when the base's p50 is 0 or a
+ * side has no sample), and whether that change is a regression beyond the threshold (every
+ * metric listed is lower-is-better).
+ */
+export type BuildMetricDiff = {
+  metric: string;
+  baselineP50: number | null;
+  candidateP50: number | null;
+  diffPct: number | null;
+  isRegression: boolean;
+  baselineTail: number | null;
+  candidateTail: number | null;
+};
+
+/** The fixed fields the flat list carries, by their comparison name. */
+const DIFF_FIELDS = ['frame_time', 'memory', 'gpu_time', 'game_thread', 'render_thread'] as const;
+
+export function buildMetricDiffs(
+  comparison: Pick<BuildComparison, 'overall' | 'thresholdPercent'>,
+  values: ReadonlyMap<string, { base?: MetricValueStats; target?: MetricValueStats }>,
+): BuildMetricDiff[] {
+  const diff = (metric: string, base: { p50: number | null; p95: number | null } | undefined, target: typeof base) => {
+    const b = base?.p50 ?? null;
+    const t = target?.p50 ?? null;
+    const diffPct = b !== null && t !== null && b !== 0 ? ((t - b) / b) * 100 : null;
+    return {
+      metric,
+      baselineP50: b,
+      candidateP50: t,
+      diffPct,
+      isRegression: diffPct !== null && diffPct > comparison.thresholdPercent,
+      baselineTail: base?.p95 ?? null,
+      candidateTail: target?.p95 ?? null,
+    };
+  };
+  return [
+    ...DIFF_FIELDS.map((name) => diff(name, comparison.overall.base[name], comparison.overall.target[name])),
+    ...[...values].map(([metric, v]) => diff(metric, v.base, v.target)),
+  ];
 }

@@ -102,8 +102,36 @@ export async function queryHeatmap(
   q: HeatmapQuery,
   source: QuerySource = 'rollups',
 ): Promise<HeatmapCell[]> {
-  const query = source === 'rollups' && servedByRollup(q.bounds) ? cellsFromRollup(q) : cellsFromEvents(q);
+  const query = heatmapSource(q, source) === 'rollups' ? cellsFromRollup(q) : cellsFromEvents(q);
   return toCells(await clickhouse.rows<CellRow>(query), q);
+}
+
+/** What answers a heatmap-shaped query: the rollup when asked and the map lines up with it (servedByRollup). */
+export function heatmapSource(q: Pick<HeatmapQuery, 'bounds'>, wanted: QuerySource): QuerySource {
+  return wanted === 'rollups' && servedByRollup(q.bounds) ? 'rollups' : 'events';
+}
+
+/**
+ * The grid of a heatmap over one source: the expression of each row's cell (cy × cells
+ * along x + cx) and everything after FROM (table and conditions), to which callers may append
+ * `AND …`. The builds comparison groups the same cells by build and platform.
+ */
+export function cellSelection(q: HeatmapQuery, source: QuerySource): { cell: SqlFragment; from: SqlFragment } {
+  const b = q.bounds;
+  if (source === 'events') {
+    const filter = heatmapFilter(q);
+    return { cell: cellKey(q), from: sql`events PREWHERE ${filter.prewhere} WHERE ${filter.where}` };
+  }
+  const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize);
+  const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize);
+  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
+  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
+  return {
+    cell: sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`,
+    from: sql`rollup_heatmap_cells
+        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
+          AND ${x.inside} AND ${y.inside}`,
+  };
 }
 
 /** The rollup's cell size (clickhouse/007): cells of 5, 10, 25 and 50 units are sums of its cells. */
@@ -128,13 +156,13 @@ export function servedByRollup(b: MapBounds): boolean {
  * would make every heatmap several times slower.
  */
 function cellsFromEvents(q: HeatmapQuery): SqlFragment {
-  const filter = heatmapFilter(q);
+  const { cell, from } = cellSelection(q, 'events');
   // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
   // Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per
   // value cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
   // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,
   // coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir quantile here.
-  return sql`SELECT ${cellKey(q)} AS cell,
+  return sql`SELECT ${cell} AS cell,
               count() AS event_count,
               round(avgIf(fps, fps > 0), 3) AS avg_fps,
               round(avgIf(frame_time_ms, frame_time_ms > 0), 3) AS avg_frame_time,
@@ -142,9 +170,7 @@ function cellsFromEvents(q: HeatmapQuery): SqlFragment {
               round(avgIf(gpu_time_ms, gpu_time_ms > 0), 3) AS avg_gpu_time,
               if(countIf(frame_time_ms > 0) = 0, NULL,
                  quantileTimingIf(0.95)(round(frame_time_ms * 10), frame_time_ms > 0) / 10) AS p95_frame_time
-         FROM events
-     PREWHERE ${filter.prewhere}
-        WHERE ${filter.where}
+         FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
 }
@@ -172,12 +198,8 @@ function rollupAxis(
 
 /** The same cells from rollup_heatmap_cells: one row per 5-unit cell, day and dimension, whatever the events' number. */
 function cellsFromRollup(q: HeatmapQuery): SqlFragment {
-  const b = q.bounds;
-  const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize);
-  const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize);
-  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
-  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
-  return sql`SELECT ${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index} AS cell,
+  const { cell, from } = cellSelection(q, 'rollups');
+  return sql`SELECT ${cell} AS cell,
               countMerge(events) AS event_count,
               round(avgIfMerge(avg_fps), 3) AS avg_fps,
               round(avgIfMerge(avg_frame_time), 3) AS avg_frame_time,
@@ -185,9 +207,7 @@ function cellsFromRollup(q: HeatmapQuery): SqlFragment {
               round(avgIfMerge(avg_gpu_time), 3) AS avg_gpu_time,
               if(countIfMerge(frame_samples) = 0, NULL,
                  quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)[2] / 10) AS p95_frame_time
-         FROM rollup_heatmap_cells
-        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
-          AND ${x.inside} AND ${y.inside}
+         FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
 }

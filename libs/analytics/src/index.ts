@@ -11,3 +11,5 @@ export * from './funnels.query.js';
 export * from './erasure.mutation.js';
 export * from './export.stream.js';
 export * from './data-retention.js';
+export * from './cell-regression.js';
+export * from './builds-cells.query.js';

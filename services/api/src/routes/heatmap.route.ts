@@ -6,10 +6,10 @@ import {
   HeatmapCellSchema,
   queryHeatmap,
 } from '@framedeck/analytics';
-import { getMap, getMapByInternalId, type Pool } from '@framedeck/postgres';
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
+import { findMap } from '../maps/find-map.js';
 import { allowedInt, analyticsDays, EventNameParam } from './analytics.schemas.js';
 
 const HeatmapQuery = z.strictObject({
@@ -42,7 +42,7 @@ export const heatmapRoute = defineRoute({
   operationId: 'getHeatmap',
   summary: 'Performance or event heatmap of a map',
   description:
-    'Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` × 24 h ' +
+    'Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` whole UTC days ' +
     'that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them). A point on ' +
     'the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample ' +
     '(fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. ' +
@@ -66,10 +66,3 @@ export const heatmapRoute = defineRoute({
     });
   },
 });
-
-/** The map named by its user mapId, else by its internal id. */
-async function findMap(pool: Pool, projectId: string, mapId: string) {
-  const byMapId = await getMap(pool, projectId, mapId);
-  if (byMapId || !z.uuid().safeParse(mapId).success) return byMapId;
-  return getMapByInternalId(pool, projectId, mapId);
-}

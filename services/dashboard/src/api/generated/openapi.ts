@@ -459,8 +459,12 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Compare the performance of two builds
-     * @description Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
+     * Compare the performance of two builds, overall, per map and per cell
+     * @description With mapId, each heatmap cell of that map is tested: per platform seen by both builds with at least minSamples frame samples, the change of mean frame time and its Welch standard error; platforms combined with the base build’s weights (a different platform mix does not fake a change); a cell is worse/better when |z| exceeds the critical value for `confidence` Bonferroni-corrected over the cells tested AND the change exceeds `threshold` percent. docs/analytics.md gives the method and its measured false-positive rate.
+     *
+     *     Also accepted (aliases, as the Framedash CLI and MCP server send them; not both forms at once): query `baseline` = `base`, query `candidate` = `target`.
+     *
+     *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
     get: operations['compareBuilds'];
     put?: never;
@@ -546,7 +550,7 @@ export interface paths {
     };
     /**
      * Performance or event heatmap of a map
-     * @description Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` × 24 h that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them). A point on the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample (fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. Unknown query parameters are a 400; a mapId with no map is a 404.
+     * @description Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` whole UTC days that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them). A point on the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample (fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. Unknown query parameters are a 400; a mapId with no map is a 404.
      *
      *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
@@ -1066,9 +1070,61 @@ export interface components {
       /** @description Events with a frame sample (fps or frame time above 0). */
       samples: number;
     };
+    BuildCell: {
+      base: components['schemas']['BuildCellSide'];
+      /** @description Platform-stratified change of mean frame time, ms (target − base). */
+      deltaMs: number | null;
+      deltaPercent: number | null;
+      /** @description Platforms compared (enough samples on both sides). */
+      platforms: string[];
+      target: components['schemas']['BuildCellSide'];
+      /**
+       * @description Frame time verdict of the cell (see the operation description for the test).
+       * @enum {string}
+       */
+      verdict: 'better' | 'worse' | 'unchanged' | 'insufficient';
+      /** @description Cell centre X in world units, as the heatmap. */
+      x: number;
+      y: number;
+      /** @description Test statistic: deltaMs / its standard error. */
+      z: number | null;
+    };
+    /** @description Frame times in ms (quantiles to 0.1 ms); null without samples. */
+    BuildCellSide: {
+      avgFps: number | null;
+      avgFrameTime: number | null;
+      avgGameThread: number | null;
+      avgGpuTime: number | null;
+      /** @description MB (MiB). */
+      avgMemory: number | null;
+      avgRenderThread: number | null;
+      /** @description Share of frame samples over 33.3 ms. */
+      hitchShare33: number | null;
+      /** @description Share of frame samples over 50 ms. */
+      hitchShare50: number | null;
+      p50FrameTime: number | null;
+      p95FrameTime: number | null;
+      p99FrameTime: number | null;
+      /** @description Frame samples (frame time above 0) of the build in the cell. */
+      samples: number;
+    };
     /** @description Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over samples above 0; quantiles interpolate linearly and are exact up to 8192 samples per build (and map). */
     BuildComparison: {
       base: string;
+      /** @description The base, as the Framedash CLI reads it. */
+      baseline: {
+        build_id: string;
+      };
+      /** @description The target, as the Framedash CLI reads it. */
+      candidate: {
+        build_id: string;
+      };
+      /** @description With mapId: every cell either build has samples in. */
+      cells?: components['schemas']['BuildCell'][];
+      /** @description |z| a cell had to exceed (Bonferroni over testedCells). */
+      criticalZ?: number;
+      /** @description The flat list perf-diff gates on. */
+      diffs: components['schemas']['BuildMetricDiff'][];
       /** @description Maps where both builds have samples. */
       maps: {
         base: {
@@ -1124,8 +1180,16 @@ export interface components {
           render_thread: components['schemas']['BuildMetricStats'];
         };
       };
+      /** @description With mapId: the worse cells, largest impact first. */
+      regressions?: components['schemas']['BuildRegression'][];
       target: string;
+      testedCells?: number;
       thresholdPercent: number;
+      /**
+       * @description Frame time, overall: worse when the overall mean got worse or any cell of the compared map is worse (never unchanged while a local regression exists); better when it improved and no cell got worse; insufficient when either build has fewer than minSamples frame samples.
+       * @enum {string}
+       */
+      verdict: 'better' | 'worse' | 'unchanged' | 'insufficient';
     };
     BuildMetricComparison: {
       delta: {
@@ -1139,6 +1203,19 @@ export interface components {
       /** @description unchanged when |deltaPercent| ≤ threshold; otherwise better/worse by the metric’s direction (fps: higher is better; the others: lower is better). null when either build has fewer than minSamples samples. */
       verdict: ('better' | 'worse' | 'unchanged') | null;
     };
+    BuildMetricDiff: {
+      baselineP50: number | null;
+      /** @description p95. */
+      baselineTail: number | null;
+      candidateP50: number | null;
+      candidateTail: number | null;
+      /** @description Change of the p50 in percent of the base p50; null when it is 0. */
+      diffPct: number | null;
+      /** @description diffPct above threshold (every metric here: lower is better). */
+      isRegression: boolean;
+      /** @description frame_time, memory, gpu_time, game_thread, render_thread, then every key of the events’ metrics map (io.read_bytes, mem.vram, load_time_ms, ...). */
+      metric: string;
+    };
     /** @description All null when the build has no sample of the metric. */
     BuildMetricStats: {
       avg: number | null;
@@ -1147,6 +1224,15 @@ export interface components {
       p99: number | null;
       /** @description Events with a value above 0 (0 = not collected). */
       samples: number;
+    };
+    BuildRegression: {
+      deltaMs: number;
+      deltaPercent: number | null;
+      /** @description targetSamples × deltaMs: the ranking key (time spent there × delta). */
+      impact: number;
+      targetSamples: number;
+      x: number;
+      y: number;
     };
     ContentEntry: {
       category: string | null;
@@ -1182,7 +1268,7 @@ export interface components {
       dau: number;
       /** @description Events in the range. */
       events: number;
-      /** @description Distinct players in the last 30 days (rolling), whatever `days` is. */
+      /** @description Distinct players in the last 30 whole UTC days (as `days`=30), whatever `days` is. */
       mau: number;
       /** @description Distinct players in the range. */
       players: number;
@@ -1441,7 +1527,7 @@ export interface components {
     };
     ProjectStatus: {
       activeKeys: number;
-      /** @description Distinct non-empty player_id in the last 24 h. */
+      /** @description Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off). */
       activePlayers24h: number;
       activeSessions24h: number;
       /** Format: date-time */
@@ -1449,7 +1535,7 @@ export interface components {
       dataWindow: components['schemas']['DataWindow'];
       events: {
         last7d: number;
-        /** @description Events with a timestamp in the last 24 h (or ahead of now). */
+        /** @description Events with a timestamp from the start of the hour 24 h ago (or ahead of now). */
         last24h: number;
         /** @description Timestamp of the newest event, null if none. */
         lastEventAt: string | null;
@@ -4183,7 +4269,7 @@ export interface operations {
       query?: {
         /** @description Only this build (an empty list when it has no performance data in the range), whatever limit. */
         buildId?: string;
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 7, 14, 30, 90; default 30. */
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description Accepted for the Framedash CLI, which asks for a live read: the list is always read live (no cache). */
         fresh?: '0' | '1' | 'true' | 'false';
@@ -4312,10 +4398,22 @@ export interface operations {
       query: {
         /** @description The reference build. */
         base: string;
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 7, 14, 30, 90; default 30. */
+        /** @description Cell size of the per-cell comparison. One of 5, 10, 25, 50; default 25. */
+        cellSize?: 5 | 10 | 25 | 50;
+        /** @description Confidence of the per-cell test (family-wise over the map’s cells). */
+        confidence?: '0.9' | '0.95' | '0.99';
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
+        /** @description Accepted for the Framedash CLI (run-profile-test): the comparison is always read live. */
+        fresh?: '0' | '1' | 'true' | 'false';
+        /** @description Only this map (its mapId or internal id), and the per-cell comparison of it. */
+        mapId?: string;
         /** @description Fewer samples than this on either side: verdict null. 1 to 100000; default 30. */
         minSamples?: number;
+        /** @description Only events of this platform. */
+        platform?: string;
+        /** @description Only players’ events or only automated runs’ (events:synthetic keys); both when absent. */
+        source?: 'player' | 'automated';
         /** @description The build compared with it. */
         target: string;
         /** @description Noise threshold: relative change of the mean, in percent, that still counts as unchanged. 1 to 50; default 5. */
@@ -4330,7 +4428,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Statistics, deltas and verdicts, overall and per map. */
+      /** @description Statistics, deltas and verdicts, overall, per map and (with mapId) per cell. */
       200: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4563,7 +4661,7 @@ export interface operations {
   getDashboard: {
     parameters: {
       query?: {
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 7, 14, 30, 90; default 30. */
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
       };
       header?: never;
@@ -4688,7 +4786,7 @@ export interface operations {
       query: {
         /** @description Count players (non-empty player_id) or sessions. Default player. */
         by?: 'player' | 'session';
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 7, 14, 30, 90; default 30. */
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description The funnel's event names in order, as a repeated parameter (?steps=a&steps=b) or as one comma-separated value (?steps=a,b). 2 to 10 steps. */
         steps: string[];
@@ -4819,7 +4917,7 @@ export interface operations {
         buildId?: string;
         /** @description Grid cell size in world units. One of 5, 10, 25, 50; default 25. */
         cellSize?: 5 | 10 | 25 | 50;
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 1, 7, 14, 30; default 7. */
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 1, 7, 14, 30; default 7. */
         days?: 1 | 7 | 14 | 30;
         /** @description Events mode: only events of this name. Omit it for Performance mode (every event with a frame sample). */
         eventName?: string;
@@ -4946,7 +5044,7 @@ export interface operations {
   getInsights: {
     parameters: {
       query: {
-        /** @description Look-back window in days (a rolling window of days × 24 h ending now). One of 7, 14, 30, 90; default 30. */
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description Only events of this name. */
         eventName?: string;
@@ -6249,7 +6347,7 @@ export interface operations {
   getRetention: {
     parameters: {
       query?: {
-        /** @description Cohorts of players first seen within the last `days` × 24 h. One of 7, 14, 30, 90; default 30. */
+        /** @description Cohorts of players first seen within the last `days` whole UTC days. One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description Cohort and retention period: day or week (weeks start on Monday, UTC). Default day. */
         period?: 'day' | 'week';

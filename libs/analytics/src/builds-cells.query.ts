@@ -1,0 +1,220 @@
+import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { criticalZ, testCell, type CellTest, type CellTestRule, type StratumStats } from './cell-regression.js';
+import {
+  BYTES_PER_MB,
+  cellCentre,
+  cellSelection,
+  cellsAlong,
+  heatmapSource,
+  type HeatmapQuery,
+} from './heatmap.query.js';
+import type { QuerySource } from './query-source.js';
+
+/**
+ * The spatial build comparison: per heatmap cell of one map, each build's frame-time tails and
+ * averages, and a verdict from the stratified test of cell-regression.ts. Read from the cell
+ * rollup (clickhouse/007: counts, means, variances and quantile states per cell, build and
+ * platform) when the map lines up with it, else from the events.
+ */
+
+/** Frames longer than these are hitches (30 fps and 20 fps frame budgets missed). */
+export const HITCH_THRESHOLDS_MS = [33.3, 50] as const;
+
+export type BuildCellsQuery = Pick<HeatmapQuery, 'projectId' | 'mapId' | 'bounds' | 'cellSize' | 'days' | 'now'> & {
+  base: string;
+  target: string;
+  platform?: string | undefined;
+  source?: 'player' | 'automated' | undefined;
+} & CellTestRule;
+
+/** One build's frame statistics in one cell; numbers are null without frame samples. */
+export type BuildCellSide = {
+  samples: number;
+  p50FrameTime: number | null;
+  p95FrameTime: number | null;
+  p99FrameTime: number | null;
+  avgFrameTime: number | null;
+  avgFps: number | null;
+  avgMemory: number | null;
+  avgGpuTime: number | null;
+  avgGameThread: number | null;
+  avgRenderThread: number | null;
+  /** Share of frame samples over 33.3 ms and over 50 ms. */
+  hitchShare33: number | null;
+  hitchShare50: number | null;
+};
+
+export type BuildCell = { x: number; y: number; base: BuildCellSide; target: BuildCellSide } & CellTest;
+
+export type BuildRegression = {
+  x: number;
+  y: number;
+  deltaMs: number;
+  deltaPercent: number | null;
+  targetSamples: number;
+  /** target frame samples × deltaMs: extra milliseconds players spent there, the ranking key. */
+  impact: number;
+};
+
+export type BuildCellsComparison = {
+  cells: BuildCell[];
+  regressions: BuildRegression[];
+  /** Cells with enough samples to test, and the |z| each had to exceed (Bonferroni over them). */
+  testedCells: number;
+  criticalZ: number;
+  source: QuerySource;
+};
+
+/** Aggregates of the two sources, same names: merges of rollup states, or plain aggregates over events. */
+const AGGREGATES: Record<QuerySource, Record<string, string>> = {
+  rollups: {
+    n: 'countIfMerge(frame_samples)',
+    mean: 'avgIfMerge(avg_frame_time)',
+    variance: 'varSampIfMerge(frame_time_var)',
+    q: 'quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)',
+    fps: 'avgIfMerge(avg_fps)',
+    memory: 'avgIfMerge(avg_memory)',
+    gpu: 'avgIfMerge(avg_gpu_time)',
+    game: 'avgIfMerge(avg_game_thread)',
+    render: 'avgIfMerge(avg_render_thread)',
+    h33: 'countIfMerge(hitches_33ms)',
+    h50: 'countIfMerge(hitches_50ms)',
+  },
+  events: {
+    n: 'countIf(frame_time_ms > 0)',
+    mean: 'avgIf(frame_time_ms, frame_time_ms > 0)',
+    variance: 'varSampIf(frame_time_ms, frame_time_ms > 0)',
+    q: 'quantilesTimingIf(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0)',
+    fps: 'avgIf(fps, fps > 0)',
+    memory: 'avgIf(memory_used_bytes, memory_used_bytes > 0)',
+    gpu: 'avgIf(gpu_time_ms, gpu_time_ms > 0)',
+    game: 'avgIf(game_thread_ms, game_thread_ms > 0)',
+    render: 'avgIf(render_thread_ms, render_thread_ms > 0)',
+    h33: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[0]})`,
+    h50: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[1]})`,
+  },
+};
+
+/** Column aliases carry a c_ prefix: an alias named like a column (fps) would replace it in WHERE. */
+type StratumRow = {
+  cell: number;
+  build_id: string;
+  platform: string;
+  c_n: number;
+  c_mean: number | null;
+  c_variance: number | null;
+};
+type SideRow = { cell: number; build_id: string; c_n: number; c_q: number[]; c_h33: number; c_h50: number } & Record<
+  'c_mean' | 'c_fps' | 'c_memory' | 'c_gpu' | 'c_game' | 'c_render',
+  number | null
+>;
+
+export async function compareBuildCells(
+  clickhouse: ClickHouseReader,
+  q: BuildCellsQuery,
+  wanted: QuerySource = 'rollups',
+): Promise<BuildCellsComparison> {
+  const heatmap: HeatmapQuery = { ...q, eventName: undefined, buildId: undefined };
+  const source = heatmapSource(heatmap, wanted);
+  const { cell, from } = cellSelection(heatmap, source);
+  const a = AGGREGATES[source];
+  const platform = q.platform !== undefined ? sql` AND platform = ${q.platform}` : sql``;
+  const origin = q.source !== undefined ? sql` AND source = ${q.source}` : sql``;
+  const rows: SqlFragment = sql`FROM ${from} AND build_id IN (${q.base}, ${q.target})${platform}${origin}`;
+  const [strata, sides] = await Promise.all([
+    clickhouse.rows<StratumRow>(sql`SELECT ${cell} AS cell, build_id, platform,
+        ${raw(a.n!)} AS c_n, ${raw(a.mean!)} AS c_mean, ${raw(a.variance!)} AS c_variance
+      ${rows} GROUP BY cell, build_id, platform`),
+    clickhouse.rows<SideRow>(sql`SELECT ${cell} AS cell, build_id, ${raw(a.n!)} AS c_n, ${raw(a.q!)} AS c_q,
+        ${raw(a.mean!)} AS c_mean, ${raw(a.fps!)} AS c_fps, ${raw(a.memory!)} AS c_memory, ${raw(a.gpu!)} AS c_gpu,
+        ${raw(a.game!)} AS c_game, ${raw(a.render!)} AS c_render, ${raw(a.h33!)} AS c_h33, ${raw(a.h50!)} AS c_h50
+      ${rows} GROUP BY cell, build_id ORDER BY cell`),
+  ]);
+  return judgeCells(strata, sides, q, source);
+}
+
+const EMPTY_SIDE: BuildCellSide = {
+  samples: 0,
+  p50FrameTime: null,
+  p95FrameTime: null,
+  p99FrameTime: null,
+  avgFrameTime: null,
+  avgFps: null,
+  avgMemory: null,
+  avgGpuTime: null,
+  avgGameThread: null,
+  avgRenderThread: null,
+  hitchShare33: null,
+  hitchShare50: null,
+};
+
+/** NaN (an average over nothing) as null, else rounded to 0.001. */
+const value = (v: number | null | undefined) =>
+  v === null || v === undefined || Number.isNaN(v) ? null : Math.round(v * 1000) / 1000;
+
+function toSide(row: SideRow | undefined): BuildCellSide {
+  if (!row || Number(row.c_n) === 0) return EMPTY_SIDE;
+  const n = Number(row.c_n);
+  return {
+    samples: n,
+    p50FrameTime: row.c_q[0]! / 10,
+    p95FrameTime: row.c_q[1]! / 10,
+    p99FrameTime: row.c_q[2]! / 10,
+    avgFrameTime: value(row.c_mean),
+    avgFps: value(row.c_fps),
+    avgMemory: value(row.c_memory === null ? null : row.c_memory / BYTES_PER_MB),
+    avgGpuTime: value(row.c_gpu),
+    avgGameThread: value(row.c_game),
+    avgRenderThread: value(row.c_render),
+    hitchShare33: Number(row.c_h33) / n,
+    hitchShare50: Number(row.c_h50) / n,
+  };
+}
+
+/** Verdicts (Bonferroni over the testable cells), centres and the ranked regressions. */
+function judgeCells(
+  strata: readonly StratumRow[],
+  sides: readonly SideRow[],
+  q: BuildCellsQuery,
+  source: QuerySource,
+): BuildCellsComparison {
+  const byCell = new Map<number, { base: Map<string, StratumStats>; target: Map<string, StratumStats> }>();
+  for (const r of strata) {
+    const cell = Number(r.cell);
+    const entry = byCell.get(cell) ?? { base: new Map(), target: new Map() };
+    byCell.set(cell, entry);
+    if (Number(r.c_n) === 0 || r.c_mean === null) continue;
+    const stats = { samples: Number(r.c_n), mean: Number(r.c_mean), variance: Number(r.c_variance ?? 0) };
+    (r.build_id === q.base ? entry.base : entry.target).set(r.platform, stats);
+  }
+  const testable = [...byCell.values()].filter(({ base, target }) =>
+    [...base].some(([p, s]) => s.samples >= q.minSamples && (target.get(p)?.samples ?? 0) >= q.minSamples),
+  ).length;
+  const zCritical = criticalZ(q.confidence, testable);
+  const nx = cellsAlong(q.bounds.worldMinX, q.bounds.worldMaxX, q.cellSize);
+  const cells: BuildCell[] = [...byCell.keys()]
+    .sort((x, y) => x - y)
+    .map((cell) => {
+      const { base, target } = byCell.get(cell)!;
+      const side = (build: string) => toSide(sides.find((s) => Number(s.cell) === cell && s.build_id === build));
+      return {
+        x: cellCentre(cell % nx, q.bounds.worldMinX, q.cellSize),
+        y: cellCentre(Math.floor(cell / nx), q.bounds.worldMinY, q.cellSize),
+        ...testCell(base, target, q, zCritical),
+        base: side(q.base),
+        target: side(q.target),
+      };
+    });
+  const regressions = cells
+    .filter((c) => c.verdict === 'worse')
+    .map((c) => ({
+      x: c.x,
+      y: c.y,
+      deltaMs: c.deltaMs!,
+      deltaPercent: c.deltaPercent,
+      targetSamples: c.target.samples,
+      impact: c.target.samples * c.deltaMs!,
+    }))
+    .sort((a, b) => b.impact - a.impact);
+  return { cells, regressions, testedCells: testable, criticalZ: zCritical, source };
+}
