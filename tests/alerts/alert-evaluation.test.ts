@@ -1,13 +1,16 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootstrapTenant } from '@framedeck/accounts';
 import { loggingSection, notificationsSection, addressesSection } from '@framedeck/config';
+import { DEFAULT_THRESHOLD_PROFILE } from '@framedeck/alerts';
 import { createLogger } from '@framedeck/logging';
 import { generateWebhookSecret } from '@framedeck/notifications';
 import {
   disableAlertRule,
   getAlertRule,
+  getDefaultThresholdProfileId,
   insertAlertRule,
   insertNotificationChannel,
+  insertThresholdProfile,
   listAlertHistory,
   updateAlertRule,
   type AlertRuleFields,
@@ -259,6 +262,74 @@ describe('alert evaluation on real heatmap cells', () => {
     await tick();
     const gone = (await historyOf(ruleId))[0]!.notification!.deliveries[0]!;
     expect(gone).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410, nextAttemptAt: null });
+  });
+
+  it('with several threshold profiles, triggers when any profile does and records the deciding one', async () => {
+    // Against the grid (20, 20, 45 and five 90 fps cells) at warn: "lenient" fails no cell,
+    // the default profile (warn 30) 2 of 8, "strict" (warn 50) 3 of 8.
+    const profile = async (name: string, fpsWarn: number) => {
+      const created = await insertThresholdProfile(stack.pool, projectId, {
+        ...DEFAULT_THRESHOLD_PROFILE,
+        name: `${name} ${now.getTime()}`,
+        fpsGood: 60,
+        fpsWarn,
+        platform: null,
+        resolution: null,
+        buildConfig: null,
+        gpu: null,
+        storage: null,
+      });
+      if (!('id' in created)) throw new Error(`profile ${name}: ${created.conflict}`);
+      return created.id;
+    };
+    const lenient = await profile('lenient', 15);
+    const strict = await profile('strict', 50);
+    const standard = (await getDefaultThresholdProfileId(stack.pool, projectId))!;
+
+    // The first profile alone would resolve: only the second one triggers the rule.
+    const second = await insertAlertRule(
+      stack.pool,
+      projectId,
+      await rule({ thresholdProfileIds: [lenient, standard] }),
+    );
+    // Two profiles trigger: the worse outcome (the larger failing share) decides.
+    const worst = await insertAlertRule(
+      stack.pool,
+      projectId,
+      await rule({ thresholdProfileIds: [standard, strict, lenient] }),
+    );
+    const quiet = await insertAlertRule(stack.pool, projectId, await rule({ thresholdProfileIds: [lenient] }));
+    await tick();
+
+    expect((await historyOf(second))[0]).toMatchObject({
+      status: 'triggered',
+      thresholdProfileId: standard,
+      threshold: 30,
+      failingCells: 2,
+      totalCells: 8,
+    });
+    expect((await historyOf(worst))[0]).toMatchObject({
+      status: 'triggered',
+      thresholdProfileId: strict,
+      threshold: 50,
+      failingCells: 3,
+    });
+    expect((await historyOf(quiet))[0]).toMatchObject({
+      status: 'resolved',
+      thresholdProfileId: lenient,
+      failingCells: 0,
+    });
+    const sent = Object.fromEntries(receiver.received.map((r) => [r.json.rule.id, r.json]));
+    expect(Object.keys(sent).sort()).toEqual([second, worst].sort());
+    expect(sent[worst]).toMatchObject({ rule: { threshold: 50 }, evaluation: { failingCells: 3 } });
+
+    // Adding a triggering profile to the quiet rule triggers it on its next evaluation.
+    await updateAlertRule(stack.pool, projectId, quiet, { thresholdProfileIds: [lenient, strict] });
+    await tick();
+    expect((await historyOf(quiet)).map((e) => [e.status, e.thresholdProfileId])).toEqual([
+      ['triggered', strict],
+      ['resolved', lenient],
+    ]);
   });
 
   it('sends a Slack-compatible text naming the worst cells with a link to the heatmap', async () => {
