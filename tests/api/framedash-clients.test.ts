@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
-import { uploadMap } from '../analytics/api-helpers.js';
+import { DEFAULT_MAP_FIELDS, uploadMap } from '../analytics/api-helpers.js';
 import { insertEvents } from '../analytics/event-fixtures.js';
 import { pngImage } from '../analytics/image-fixtures.js';
 import { startApi, type TestApi } from './support/api-harness.js';
@@ -305,5 +305,28 @@ describe('map-capture --upload and the MCP heatmap by map UUID', () => {
       key: other.keys.read!,
     });
     validator.expectProblem(foreign, 404);
+  });
+
+  it('maps delete takes the id `maps list` shows (the UUID) as well as the mapId, within the project only', async () => {
+    const upload = (mapId: string) =>
+      uploadMap(api, { key: write(), projectId: t.projectId, fields: { ...DEFAULT_MAP_FIELDS, mapId, name: mapId } });
+    const quay = (await upload('quay')).body.data;
+    await upload('dock');
+    const other = await bootstrapTenant(api.pool, { plan: 'pro' });
+    const foreign = await api.request(`/v1/projects/${other.projectId}/maps/${quay.id}`, {
+      method: 'DELETE',
+      key: other.keys.readWrite!,
+    });
+    validator.expectProblem(foreign, 404);
+
+    const byUuid = await api.request(`${P()}/maps/${quay.id}`, { method: 'DELETE', key: write() });
+    validator.expectDocumented(byUuid, 'DELETE', '/v1/projects/{id}/maps/{mapId}');
+    expect(byUuid.status, byUuid.text).toBe(200);
+    expect(byUuid.body.data).toEqual({ mapId: 'quay' });
+    expect((await api.request(`${P()}/maps/dock`, { method: 'DELETE', key: write() })).status).toBe(200);
+    const left = (await api.request(`${P()}/maps`, { key: read() })).body.data.map((m: { mapId: string }) => m.mapId);
+    expect(left).not.toContain('quay');
+    expect(left).not.toContain('dock');
+    validator.expectProblem(await api.request(`${P()}/maps/${quay.id}`, { method: 'DELETE', key: write() }), 404);
   });
 });

@@ -5,6 +5,7 @@ import { ProjectPathParams } from '../http/common.schemas.js';
 import { readMultipart } from '../http/multipart.js';
 import { defineRoute } from '../http/route.js';
 import { parseOr400 } from '../http/validate.js';
+import { findMap } from '../maps/find-map.js';
 import { MAP_IMAGE_MAX_BYTES, MAP_IMAGE_MAX_SIDE, readMapImage } from '../maps/map-image.js';
 import { MapSchema, toMapResponse } from '../maps/map.schema.js';
 
@@ -124,7 +125,15 @@ export const listMapsRoute = defineRoute({
 });
 
 const MapPathParams = ProjectPathParams.extend({
-  mapId: z.string().min(1).max(255).meta({ description: 'The user-specified map identifier (not the internal UUID).' }),
+  mapId: z
+    .string()
+    .min(1)
+    .max(255)
+    .meta({
+      description:
+        "The user-specified map identifier. The map's internal id (Map.id, a UUID) is accepted too, as the Framedash " +
+        "CLI's `maps delete` sends the id `maps list` shows; a map whose own mapId is that text wins.",
+    }),
 });
 
 export const deleteMapRoute = defineRoute({
@@ -137,10 +146,11 @@ export const deleteMapRoute = defineRoute({
   auth: { scope: 'resources:write' },
   project: 'path',
   request: { params: MapPathParams },
-  response: { description: 'The deleted map id.', data: z.object({ mapId: z.string() }) },
+  response: { description: 'The deleted map’s user mapId.', data: z.object({ mapId: z.string() }) },
   handler: async ({ projectId, params, services }) => {
-    if (!(await deleteMap(services.pool, projectId, params.mapId))) throw problems.notFound('Map not found.');
-    return { mapId: params.mapId };
+    const map = await findMap(services.pool, projectId, params.mapId);
+    if (!map || !(await deleteMap(services.pool, projectId, map.mapId))) throw problems.notFound('Map not found.');
+    return { mapId: map.mapId };
   },
 });
 

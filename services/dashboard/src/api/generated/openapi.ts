@@ -5817,14 +5817,14 @@ export interface operations {
       path: {
         /** @description Project UUID. */
         id: string;
-        /** @description The user-specified map identifier (not the internal UUID). */
+        /** @description The user-specified map identifier. The map's internal id (Map.id, a UUID) is accepted too, as the Framedash CLI's `maps delete` sends the id `maps list` shows; a map whose own mapId is that text wins. */
         mapId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The deleted map id. */
+      /** @description The deleted map’s user mapId. */
       200: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
