@@ -18,6 +18,7 @@ export function kafkaSection(source: Env) {
     {
       // Bootstrap brokers, comma-separated host:port.
       FRAMEDECK_KAFKA_BROKERS: env.list(['127.0.0.1:9092']),
+      // How the brokers name our connections (logs, quotas).
       FRAMEDECK_KAFKA_CLIENT_ID: env.string('framedeck'),
       // Raw batches from the gateway to the consumer; created (or grown) by `migrate`.
       FRAMEDECK_KAFKA_EVENTS_TOPIC: env.string('framedeck.telemetry-batches.v1'),
@@ -29,7 +30,9 @@ export function kafkaSection(source: Env) {
       FRAMEDECK_KAFKA_CONSUMER_GROUP: env.string('framedeck-events-consumer'),
       // Topic settings, applied to the events topic and the dead-letter topic alike.
       FRAMEDECK_KAFKA_REPLICATION_FACTOR: env.positiveInt(1),
+      // Replicas that must have a write before it is acknowledged (acks=all); at most the replication factor.
       FRAMEDECK_KAFKA_MIN_INSYNC_REPLICAS: env.positiveInt(1),
+      // How long batches stay in the topics (-1: forever); the default is a week.
       FRAMEDECK_KAFKA_RETENTION_MS: z.coerce
         .number()
         .int()
@@ -37,17 +40,25 @@ export function kafkaSection(source: Env) {
         .default(7 * 24 * 3_600_000),
       // Per partition; -1 keeps everything younger than the retention time.
       FRAMEDECK_KAFKA_RETENTION_BYTES: z.coerce.number().int().min(-1).default(-1),
+      // The topics' max.message.bytes: the largest record batch a broker accepts.
       FRAMEDECK_KAFKA_TOPIC_MAX_MESSAGE_BYTES: env.positiveInt(STOCK_MAX_MESSAGE_BYTES),
       // Producer side: no record batch we send exceeds this (the broker refuses larger ones).
       FRAMEDECK_KAFKA_MAX_RECORD_BATCH_BYTES: env.positiveInt(1_000_000),
+      // Compression of the record batches we produce.
       FRAMEDECK_KAFKA_COMPRESSION: z.enum(KAFKA_COMPRESSIONS).default('gzip'),
       // Authentication and transport.
       FRAMEDECK_KAFKA_SASL_MECHANISM: z.enum(KAFKA_SASL_MECHANISMS).default('none'),
+      // SCRAM or PLAIN credentials, needed when FRAMEDECK_KAFKA_SASL_MECHANISM is not none.
       FRAMEDECK_KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+      // Password of FRAMEDECK_KAFKA_SASL_USERNAME.
       FRAMEDECK_KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+      // 1: connect to the brokers over TLS.
       FRAMEDECK_KAFKA_TLS: env.bool(false),
+      // PEM file of the CA that signed the brokers' certificates (default: Node's built-in CAs).
       FRAMEDECK_KAFKA_TLS_CA_FILE: z.string().min(1).optional(),
+      // A client certificate and its key (PEM files): both or neither.
       FRAMEDECK_KAFKA_TLS_CERT_FILE: z.string().min(1).optional(),
+      // Private key of FRAMEDECK_KAFKA_TLS_CERT_FILE.
       FRAMEDECK_KAFKA_TLS_KEY_FILE: z.string().min(1).optional(),
     },
     source,

@@ -64,9 +64,11 @@ export function clickhouseSection(source: Env) {
         .default('framedeck'),
       // Migrations, inserts, mutations (with FRAMEDECK_CLICKHOUSE_PASSWORD).
       FRAMEDECK_CLICKHOUSE_USER: env.string('framedeck_admin'),
+      // Password of FRAMEDECK_CLICKHOUSE_USER.
       FRAMEDECK_CLICKHOUSE_PASSWORD: env.string('framedeck-admin-dev'),
       // Raw SQL of POST /v1/query: a read-only user that sees only the per-project views.
       FRAMEDECK_CLICKHOUSE_SANDBOX_USER: env.string('framedeck_sandbox'),
+      // Password of FRAMEDECK_CLICKHOUSE_SANDBOX_USER (on modern servers it also keys the per-project users' passwords).
       FRAMEDECK_CLICKHOUSE_SANDBOX_PASSWORD: env.string('framedeck-sandbox-dev'),
     },
     source,
@@ -125,6 +127,7 @@ export function listenSection(source: Env, portVariable: string, defaultPort: nu
       // A client gets this long to send its request headers, and this long for the whole
       // request: slow-drip clients (slowloris) cannot hold connections open for minutes.
       FRAMEDECK_HTTP_HEADERS_TIMEOUT_MS: env.positiveInt(10_000),
+      // The whole request, body included (see the headers timeout above).
       FRAMEDECK_HTTP_REQUEST_TIMEOUT_MS: env.positiveInt(60_000),
     },
     source,
@@ -148,7 +151,13 @@ export type ListenConfig = ReturnType<typeof listenSection>;
  * and loopback/private addresses, for local development and tests.
  */
 export function notificationsSection(source: Env) {
-  const e = readEnv({ FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS: env.bool(false) }, source);
+  const e = readEnv(
+    {
+      // 1 allows http and loopback/private notification targets (local development and tests only).
+      FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS: env.bool(false),
+    },
+    source,
+  );
   return { allowLocalTargets: e.FRAMEDECK_NOTIFICATIONS_ALLOW_LOCAL_TARGETS };
 }
 export type NotificationsConfig = ReturnType<typeof notificationsSection>;

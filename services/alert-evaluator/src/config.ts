@@ -23,10 +23,15 @@ export function alertsSection(source: Env) {
       FRAMEDECK_ALERTS_POLL_INTERVAL_MS: env.positiveInt(5_000),
       // A claimed rule (or delivery) is ours this long; another instance takes it over afterwards.
       FRAMEDECK_ALERTS_LEASE_MS: env.positiveInt(120_000),
+      // Rules, and deliveries, claimed at once.
       FRAMEDECK_ALERTS_BATCH_SIZE: env.positiveInt(20),
+      // Delivery attempts before a notification is marked failed.
       FRAMEDECK_NOTIFICATIONS_MAX_ATTEMPTS: env.positiveInt(8),
+      // Backoff: base × 2^(attempt − 1) with ½–1× jitter …
       FRAMEDECK_NOTIFICATIONS_RETRY_BASE_MS: env.positiveInt(10_000),
+      // … capped at this.
       FRAMEDECK_NOTIFICATIONS_RETRY_MAX_MS: env.positiveInt(3_600_000),
+      // One delivery attempt; the lease must exceed it by 1 s.
       FRAMEDECK_NOTIFICATIONS_TIMEOUT_MS: env.positiveInt(10_000),
     },
     source,

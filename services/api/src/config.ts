@@ -23,12 +23,15 @@ export function apiSection(source: Env) {
     {
       // The plan quota's window. One hour in production; shorter only for tests and drills.
       FRAMEDECK_API_RATE_LIMIT_WINDOW_MS: env.positiveInt(3_600_000),
+      // GET /v1/whoami has a quota of its own, per tenant.
       FRAMEDECK_API_WHOAMI_REQUESTS_PER_HOUR: env.positiveInt(60),
       // Requests that carry no valid credential are counted per client IP.
       FRAMEDECK_API_ANONYMOUS_REQUESTS_PER_HOUR: env.positiveInt(1_000),
       // How long a key lookup (found or not) is reused before asking Postgres again.
       FRAMEDECK_API_KEY_CACHE_MS: env.nonNegativeInt(10_000),
+      // Keys' last_used_at are written in batches this often, not on every request.
       FRAMEDECK_API_KEY_LAST_USED_FLUSH_MS: env.positiveInt(60_000),
+      // Larger JSON bodies get 413.
       FRAMEDECK_API_JSON_BODY_LIMIT_BYTES: env.positiveInt(1_048_576),
       // Running player-erasure jobs are advanced this often even when nobody polls them.
       FRAMEDECK_API_ERASURE_SWEEP_MS: env.positiveInt(5_000),

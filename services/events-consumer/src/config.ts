@@ -14,7 +14,9 @@ import {
 export function sinkSection(source: Env) {
   const e = readEnv(
     {
+      // A block is inserted at this many rows …
       FRAMEDECK_CONSUMER_FLUSH_ROWS: env.positiveInt(100_000),
+      // … or this many RowBinary bytes (or after the flush interval).
       FRAMEDECK_CONSUMER_FLUSH_BYTES: env.positiveInt(32 * 1024 * 1024),
       // Upper bound on how long an accepted event waits in memory before its insert starts.
       FRAMEDECK_CONSUMER_FLUSH_INTERVAL_MS: env.positiveInt(500),

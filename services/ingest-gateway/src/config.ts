@@ -22,6 +22,7 @@ export function ingestSection(source: Env) {
       FRAMEDECK_INGEST_BODY_TIMEOUT_MS: env.positiveInt(10_000),
       // How long a key lookup is trusted: a deactivated key stops working within this time.
       FRAMEDECK_INGEST_KEY_CACHE_TTL_MS: env.positiveInt(5_000),
+      // How long an unknown key stays unknown (a key created since works after this).
       FRAMEDECK_INGEST_KEY_CACHE_NEGATIVE_TTL_MS: env.positiveInt(1_000),
       // Keys' last-use times (shown in the dashboard's key list) are written at most this often.
       FRAMEDECK_INGEST_KEY_LAST_USED_FLUSH_MS: env.positiveInt(60_000),
@@ -31,6 +32,7 @@ export function ingestSection(source: Env) {
       FRAMEDECK_INGEST_PUBLISH_LINGER_MS: env.nonNegativeInt(2),
       // Unknown or deactivated keys one client address may send per window before it gets 429.
       FRAMEDECK_INGEST_INVALID_KEYS_PER_WINDOW: env.positiveInt(20),
+      // The (fixed) window of that count.
       FRAMEDECK_INGEST_INVALID_KEYS_WINDOW_SECONDS: env.positiveInt(60),
       // After an early refusal answered with Connection: close, how long the rest of the body is discarded.
       FRAMEDECK_INGEST_LINGER_MS: env.positiveInt(2_000),
