@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HeatmapCell } from '../api/heatmap.api';
 import type { GameMap } from '../api/maps.api';
-import { cellAt, cellRect, imageToWorld, worldToImage, type Size } from './heatmap-geometry';
+import { cellAt, cellRect, imageToWorld } from './heatmap-geometry';
 import { badness, rampColor, type MetricInfo, type ScaleDomain } from './heatmap-metrics';
+import { drawGrid, paintBackdrop, useMapBackdrop } from './map-backdrop';
 
 type Props = {
   map: GameMap;
@@ -14,8 +15,6 @@ type Props = {
   onHover: (cell: HeatmapCell | undefined) => void;
 };
 
-type ImageState = { status: 'loading' } | { status: 'ready'; image: HTMLImageElement } | { status: 'failed' };
-
 /**
  * The map image with the heatmap cells drawn over it, in the image's own pixel space (the
  * canvas has the image's size; CSS scales it to the page). A second canvas on top carries
@@ -24,26 +23,15 @@ type ImageState = { status: 'loading' } | { status: 'ready'; image: HTMLImageEle
 export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, onHover }: Props) {
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const image = useMapImage(map.imageUrl);
-  const size: Size = useMemo(
-    () => ({
-      width: map.imageWidth || (image.status === 'ready' ? image.image.naturalWidth : 1024),
-      height: map.imageHeight || (image.status === 'ready' ? image.image.naturalHeight : 1024),
-    }),
-    [map.imageWidth, map.imageHeight, image],
-  );
+  const backdrop = useMapBackdrop(map);
+  const { image, size } = backdrop;
   const [drawn, setDrawn] = useState(0);
 
   useEffect(() => {
     const canvas = baseRef.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
-    ctx.clearRect(0, 0, size.width, size.height);
-    if (image.status === 'ready') ctx.drawImage(image.image, 0, 0, size.width, size.height);
-    else {
-      ctx.fillStyle = '#0d121c';
-      ctx.fillRect(0, 0, size.width, size.height);
-    }
+    paintBackdrop(ctx, backdrop);
     let count = 0;
     if (domain) {
       ctx.globalAlpha = 0.62;
@@ -60,7 +48,7 @@ export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, o
     }
     drawGrid(ctx, map, size, cellSize);
     setDrawn(count);
-  }, [cells, cellSize, metric, domain, image, map, size]);
+  }, [cells, cellSize, metric, domain, backdrop, map, size]);
 
   useEffect(() => {
     const ctx = overlayRef.current?.getContext('2d');
@@ -125,41 +113,4 @@ export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, o
       )}
     </div>
   );
-}
-
-/** Thin grid lines every cellSize world units, anchored at the map's minimum corner. */
-function drawGrid(ctx: CanvasRenderingContext2D, map: GameMap, size: Size, cellSize: number): void {
-  const pxPerUnit = size.width / (map.worldMaxX - map.worldMinX || 1);
-  if (cellSize * pxPerUnit < 6) return; // too dense to help: it would only grey the map out
-  ctx.strokeStyle = 'rgba(255,255,255,0.12)';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let wx = map.worldMinX; wx <= map.worldMaxX; wx += cellSize) {
-    const x = Math.round(worldToImage(map, size, wx, map.worldMaxY).x) + 0.5;
-    ctx.moveTo(x, 0);
-    ctx.lineTo(x, size.height);
-  }
-  for (let wy = map.worldMinY; wy <= map.worldMaxY; wy += cellSize) {
-    const y = Math.round(worldToImage(map, size, map.worldMinX, wy).y) + 0.5;
-    ctx.moveTo(0, y);
-    ctx.lineTo(size.width, y);
-  }
-  ctx.stroke();
-}
-
-function useMapImage(url: string): ImageState {
-  const [state, setState] = useState<ImageState>({ status: 'loading' });
-  useEffect(() => {
-    setState({ status: 'loading' });
-    const image = new Image();
-    image.decoding = 'async';
-    image.onload = () => setState({ status: 'ready', image });
-    image.onerror = () => setState({ status: 'failed' });
-    image.src = url;
-    return () => {
-      image.onload = null;
-      image.onerror = null;
-    };
-  }, [url]);
-  return state;
 }

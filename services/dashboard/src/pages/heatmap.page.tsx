@@ -11,6 +11,8 @@ import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
 import { useApi } from '../hooks/use-api';
 import { HeatmapCanvas } from '../heatmap/heatmap-canvas';
+import { cellAt } from '../heatmap/heatmap-geometry';
+import { parseFocus } from '../heatmap/heatmap-link';
 import { CellReadout, HeatmapLegend } from '../heatmap/heatmap-legend';
 import { domainOf, HEATMAP_METRICS, PERFORMANCE_METRICS, type HeatmapMetric } from '../heatmap/heatmap-metrics';
 
@@ -50,6 +52,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   const days = allowedOr(daysParam, HEATMAP_DAYS, 7);
   const [buildId, setBuildId] = useSearchParam('build', '');
   const [hovered, setHovered] = useState<HeatmapCell | undefined>();
+  const [focusParam] = useSearchParam('focus', '');
 
   const map = maps.find((m) => m.mapId === mapId) ?? maps[0]!;
   const events = useApi(
@@ -85,6 +88,13 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
     ];
   const domain = useMemo(() => domainOf(cells.data ?? [], metric), [cells.data, metric]);
   const totalEvents = (cells.data ?? []).reduce((sum, c) => sum + c.event_count, 0);
+  // A link to a place (the builds page's regressions) outlines and reads out the cell there
+  // whenever the pointer is not on another one.
+  const focused = useMemo(() => {
+    const point = parseFocus(focusParam);
+    return point && cells.data ? cellAt(cells.data, map, cellSize, point.x, point.y) : undefined;
+  }, [focusParam, cells.data, map, cellSize]);
+  const shown = hovered ?? focused;
 
   return (
     <>
@@ -170,7 +180,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
                 cellSize={cellSize}
                 metric={metric}
                 domain={domain}
-                hovered={hovered}
+                hovered={shown}
                 onHover={setHovered}
               />
               {data.length === 0 && (
@@ -189,7 +199,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
               {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events
             </p>
           </Panel>
-          <CellReadout cell={hovered} cellSize={cellSize} />
+          <CellReadout cell={shown} cellSize={cellSize} />
           <Panel title="Map">
             <p className="small muted">
               World X {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y{' '}
