@@ -136,6 +136,39 @@ SELECT project_id, map_id, toDate(timestamp) AS day,
  WHERE has_position = 1
  GROUP BY project_id, map_id, day, has_sample, event_name, build_id, platform, source, cell_y, cell_x, y_on_grid, x_on_grid;
 
+-- The same cells at 25 units (cell = floor(x / 25)): heatmaps of 25 and 50 units (the
+-- default cell size) on maps whose bounds lie on the 25-unit grid read these, 25 times fewer
+-- cells than the 5-unit ones — on a big map with scattered positions the 5-unit rollup holds
+-- nearly a row per event until volume fills its cells.
+CREATE TABLE IF NOT EXISTS rollup_heatmap_cells_25 AS rollup_heatmap_cells;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_heatmap_cells_25_mv TO rollup_heatmap_cells_25 AS
+SELECT project_id, map_id, toDate(timestamp) AS day,
+       toUInt8(fps > 0 OR frame_time_ms > 0) AS has_sample,
+       event_name, build_id, platform, source,
+       toInt64(floor(greatest(least(toFloat64(position_y), 1e15), -1e15) / 25)) AS cell_y,
+       toInt64(floor(greatest(least(toFloat64(position_x), 1e15), -1e15) / 25)) AS cell_x,
+       toUInt8(toFloat64(position_y) = cell_y * 25) AS y_on_grid,
+       toUInt8(toFloat64(position_x) = cell_x * 25) AS x_on_grid,
+       countState() AS events,
+       avgIfState(fps, fps > 0) AS avg_fps,
+       avgIfState(frame_time_ms, frame_time_ms > 0) AS avg_frame_time,
+       countIfState(frame_time_ms > 0) AS frame_samples,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0) AS frame_time_q,
+       varSampIfState(frame_time_ms, frame_time_ms > 0) AS frame_time_var,
+       countIfState(frame_time_ms > 33.3) AS hitches_33ms,
+       countIfState(frame_time_ms > 50) AS hitches_50ms,
+       avgIfState(memory_used_bytes, memory_used_bytes > 0) AS avg_memory,
+       avgIfState(gpu_time_ms, gpu_time_ms > 0) AS avg_gpu_time,
+       countIfState(gpu_time_ms > 0) AS gpu_samples,
+       avgIfState(game_thread_ms, game_thread_ms > 0) AS avg_game_thread,
+       avgIfState(render_thread_ms, render_thread_ms > 0) AS avg_render_thread,
+       minState(position_z) AS min_z,
+       maxState(position_z) AS max_z
+  FROM rollup_input
+ WHERE has_position = 1
+ GROUP BY project_id, map_id, day, has_sample, event_name, build_id, platform, source, cell_y, cell_x, y_on_grid, x_on_grid;
+
 -- Events per project × day × event name × map × platform × build × source: count insights,
 -- the dashboard's and the status page's event counts.
 CREATE TABLE IF NOT EXISTS rollup_daily_counts (
@@ -183,8 +216,11 @@ SELECT project_id, toStartOfHour(timestamp) AS hour,
 
 -- Per project × day × build × map × platform × source: the builds list and the builds
 -- comparison. Statistics of each metric over the events carrying a frame sample and a value
--- above 0 (0 = not collected), as the comparison defines them. Quantiles: ClickHouse's
--- reservoir `quantiles` (exact up to 8,192 values per merged group, sampled beyond).
+-- above 0 (0 = not collected), as the comparison defines them. Quantiles: quantileTiming
+-- (a histogram state: merged states give exactly one pass's answer) over tenths of a unit for
+-- fps and the times (exact below 102.4, 1.6 steps above) and over MB for memory (exact below
+-- 1,024 MB, 16 MB steps above). A reservoir quantile's state holds up to 8,192 values: merging
+-- a month of them per build cost more than the whole comparison may.
 CREATE TABLE IF NOT EXISTS rollup_build_stats (
   project_id      UUID,
   day             Date,
@@ -198,22 +234,22 @@ CREATE TABLE IF NOT EXISTS rollup_build_stats (
   last_seen       AggregateFunction(max, DateTime),
   fps_n           AggregateFunction(countIf, UInt8),
   fps_avg         AggregateFunction(avgIf, Float32, UInt8),
-  fps_q           AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Float32, UInt8),
+  fps_q           AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
   frame_time_n    AggregateFunction(countIf, UInt8),
   frame_time_avg  AggregateFunction(avgIf, Float32, UInt8),
-  frame_time_q    AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Float32, UInt8),
+  frame_time_q    AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
   memory_n        AggregateFunction(countIf, UInt8),
   memory_avg      AggregateFunction(avgIf, Int64, UInt8),
-  memory_q        AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Int64, UInt8),
+  memory_q        AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
   gpu_time_n      AggregateFunction(countIf, UInt8),
   gpu_time_avg    AggregateFunction(avgIf, Float32, UInt8),
-  gpu_time_q      AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Float32, UInt8),
+  gpu_time_q      AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
   game_thread_n   AggregateFunction(countIf, UInt8),
   game_thread_avg AggregateFunction(avgIf, Float32, UInt8),
-  game_thread_q   AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Float32, UInt8),
+  game_thread_q   AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8),
   render_thread_n   AggregateFunction(countIf, UInt8),
   render_thread_avg AggregateFunction(avgIf, Float32, UInt8),
-  render_thread_q   AggregateFunction(quantilesIf(0.5, 0.95, 0.99), Float32, UInt8)
+  render_thread_q   AggregateFunction(quantilesTimingIf(0.5, 0.95, 0.99), Float64, UInt8)
 )
 ENGINE = AggregatingMergeTree()
 PARTITION BY toYYYYMM(day)
@@ -227,22 +263,22 @@ SELECT project_id, toDate(timestamp) AS day, build_id, map_id, platform, source,
        maxState(timestamp) AS last_seen,
        countIfState(fps > 0 AND (fps > 0 OR frame_time_ms > 0)) AS fps_n,
        avgIfState(fps, fps > 0 AND (fps > 0 OR frame_time_ms > 0)) AS fps_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(fps, fps > 0 AND (fps > 0 OR frame_time_ms > 0)) AS fps_q,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(fps * 10)), fps > 0 AND (fps > 0 OR frame_time_ms > 0)) AS fps_q,
        countIfState(frame_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS frame_time_n,
        avgIfState(frame_time_ms, frame_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS frame_time_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(frame_time_ms, frame_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS frame_time_q,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS frame_time_q,
        countIfState(memory_used_bytes > 0 AND (fps > 0 OR frame_time_ms > 0)) AS memory_n,
        avgIfState(memory_used_bytes, memory_used_bytes > 0 AND (fps > 0 OR frame_time_ms > 0)) AS memory_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(memory_used_bytes, memory_used_bytes > 0 AND (fps > 0 OR frame_time_ms > 0)) AS memory_q,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(memory_used_bytes / 1048576)), memory_used_bytes > 0 AND (fps > 0 OR frame_time_ms > 0)) AS memory_q,
        countIfState(gpu_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS gpu_time_n,
        avgIfState(gpu_time_ms, gpu_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS gpu_time_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(gpu_time_ms, gpu_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS gpu_time_q,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(gpu_time_ms * 10)), gpu_time_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS gpu_time_q,
        countIfState(game_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS game_thread_n,
        avgIfState(game_thread_ms, game_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS game_thread_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(game_thread_ms, game_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS game_thread_q,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(game_thread_ms * 10)), game_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS game_thread_q,
        countIfState(render_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS render_thread_n,
        avgIfState(render_thread_ms, render_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS render_thread_avg,
-       quantilesIfState(0.5, 0.95, 0.99)(render_thread_ms, render_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS render_thread_q
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(render_thread_ms * 10)), render_thread_ms > 0 AND (fps > 0 OR frame_time_ms > 0)) AS render_thread_q
   FROM rollup_input
  GROUP BY project_id, day, build_id, map_id, platform, source;
 

@@ -83,7 +83,11 @@ describe('rollup-served answers equal the plain query over events', () => {
             if (fromRollup.length > 0) nonEmpty++;
           }
     expect(nonEmpty).toBeGreaterThan(40);
-    expect(recorded.sent.every((text) => text.includes('FROM rollup_heatmap_cells'))).toBe(true);
+    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_cells') && !text.includes('FROM events'))).toBe(
+      true,
+    );
+    // Both grids answered: 25-unit cells for cell sizes 25 and 50 (these bounds lie on that grid), 5-unit cells otherwise.
+    expect(recorded.sent.filter((text) => text.includes('rollup_heatmap_cells_25')).length).toBe(2 * 4 * 2 * 2);
   });
 
   it('heatmap cells of a map off the 5-unit grid come from the events', async () => {

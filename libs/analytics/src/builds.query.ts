@@ -68,13 +68,23 @@ export async function queryBuilds(
  * A value of 0 means "not collected" for every one of them, so only values above 0 are samples.
  */
 export const BUILD_METRICS = {
-  fps: { column: 'fps', scale: 1, higherIsBetter: true },
-  frame_time: { column: 'frame_time_ms', scale: 1, higherIsBetter: false },
-  memory: { column: 'memory_used_bytes', scale: 1 / BYTES_PER_MB, higherIsBetter: false },
-  gpu_time: { column: 'gpu_time_ms', scale: 1, higherIsBetter: false },
-  game_thread: { column: 'game_thread_ms', scale: 1, higherIsBetter: false },
-  render_thread: { column: 'render_thread_ms', scale: 1, higherIsBetter: false },
+  fps: { column: 'fps', scale: 1, steps: 10, higherIsBetter: true },
+  frame_time: { column: 'frame_time_ms', scale: 1, steps: 10, higherIsBetter: false },
+  memory: { column: 'memory_used_bytes', scale: 1 / BYTES_PER_MB, steps: 1, higherIsBetter: false },
+  gpu_time: { column: 'gpu_time_ms', scale: 1, steps: 10, higherIsBetter: false },
+  game_thread: { column: 'game_thread_ms', scale: 1, steps: 10, higherIsBetter: false },
+  render_thread: { column: 'render_thread_ms', scale: 1, steps: 10, higherIsBetter: false },
 } as const;
+
+/**
+ * Quantiles are quantileTiming over `steps` per unit (tenths of fps and ms, whole MB): its
+ * state is a histogram, so the rollup's merged states give exactly one pass's answer — exact
+ * (nearest rank) below 1,024 steps, 16-step bins above, capped at 30,000 steps.
+ */
+function quantileInput(name: BuildMetric): string {
+  const { column, scale, steps } = BUILD_METRICS[name];
+  return `toFloat64(round(${column} * ${scale * steps}))`;
+}
 export type BuildMetric = keyof typeof BUILD_METRICS;
 const METRIC_NAMES = Object.keys(BUILD_METRICS) as BuildMetric[];
 
@@ -122,12 +132,12 @@ export type BuildComparison = {
 function statColumnsOnEvents(): SqlFragment {
   return raw(
     METRIC_NAMES.map((name) => {
-      const { column, scale } = BUILD_METRICS[name];
+      const { column, scale, steps } = BUILD_METRICS[name];
       const cond = `${column} > 0`;
       return [
         `countIf(${cond}) AS ${name}_n`,
         `avgIf(${column}, ${cond}) * ${scale} AS ${name}_avg`,
-        `arrayMap(v -> v * ${scale}, quantilesIf(0.5, 0.95, 0.99)(${column}, ${cond})) AS ${name}_q`,
+        `arrayMap(v -> v / ${steps}, quantilesTimingIf(0.5, 0.95, 0.99)(${quantileInput(name)}, ${cond})) AS ${name}_q`,
       ].join(',\n');
     }).join(',\n'),
   );
@@ -137,11 +147,11 @@ function statColumnsOnEvents(): SqlFragment {
 function statColumnsOnRollup(): SqlFragment {
   return raw(
     METRIC_NAMES.map((name) => {
-      const { scale } = BUILD_METRICS[name];
+      const { scale, steps } = BUILD_METRICS[name];
       return [
         `countIfMerge(${name}_n) AS ${name}_n`,
         `avgIfMerge(${name}_avg) * ${scale} AS ${name}_avg`,
-        `arrayMap(v -> v * ${scale}, quantilesIfMerge(0.5, 0.95, 0.99)(${name}_q)) AS ${name}_q`,
+        `arrayMap(v -> v / ${steps}, quantilesTimingIfMerge(0.5, 0.95, 0.99)(${name}_q)) AS ${name}_q`,
       ].join(',\n');
     }).join(',\n'),
   );
@@ -178,8 +188,8 @@ function scope(base: StatsRow | undefined, target: StatsRow | undefined, q: Buil
 
 /**
  * Performance of two builds over the same range, overall and per map. Statistics are over
- * samples (values above 0); quantiles are ClickHouse's `quantiles` (reservoir of 8192 values
- * per group, exact below that, linear interpolation).
+ * samples (values above 0); quantiles: see quantileInput. From rollup_build_stats, or the
+ * plain query over events it is tested against.
  */
 export async function compareBuilds(
   clickhouse: ClickHouseReader,

@@ -122,32 +122,46 @@ export function cellSelection(q: HeatmapQuery, source: QuerySource): { cell: Sql
     const filter = heatmapFilter(q);
     return { cell: cellKey(q), from: sql`events PREWHERE ${filter.prewhere} WHERE ${filter.where}` };
   }
-  const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize);
-  const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize);
+  const grid = rollupGrid(q);
+  const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize, grid.size);
+  const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
   const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
   const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
   return {
     cell: sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`,
-    from: sql`rollup_heatmap_cells
+    from: sql`${identifier(grid.table)}
         WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
           AND ${x.inside} AND ${y.inside}`,
   };
 }
 
-/** The rollup's cell size (clickhouse/007): cells of 5, 10, 25 and 50 units are sums of its cells. */
-export const ROLLUP_CELL_SIZE = 5;
+/**
+ * The cell rollups (clickhouse/007), finest first: heatmap cells of 5, 10, 25 and 50 units are
+ * sums of 5-unit cells; of 25 and 50 units, of 25-unit cells (25 times fewer rows to read).
+ */
+export const ROLLUP_GRIDS = [
+  { size: 5, table: 'rollup_heatmap_cells' },
+  { size: 25, table: 'rollup_heatmap_cells_25' },
+] as const;
+export const ROLLUP_CELL_SIZE = ROLLUP_GRIDS[0].size;
+
+const onGrid = (b: MapBounds, size: number) =>
+  [b.worldMinX, b.worldMinY, b.worldMaxX, b.worldMaxY].every((v) => Number.isInteger(v / size));
 
 /**
- * Whether the rollup answers exactly what the events would: the map's bounds lie on the
- * rollup's 5-unit grid (every heatmap cell size is a multiple of 5, so each heatmap cell is
- * then a whole number of rollup cells) and the map has no height range (the rollup keeps
- * each cell's z range, not every event's z). Otherwise the events answer.
+ * Whether a rollup answers exactly what the events would: the map's bounds lie on the
+ * 5-unit grid (every heatmap cell size is a multiple of 5, so each heatmap cell is then a
+ * whole number of rollup cells) and the map has no height range (the rollup keeps each
+ * cell's z range, not every event's z). Otherwise the events answer.
  */
 export function servedByRollup(b: MapBounds): boolean {
-  const onGrid = (v: number) => Number.isInteger(v / ROLLUP_CELL_SIZE);
-  return (
-    onGrid(b.worldMinX) && onGrid(b.worldMinY) && onGrid(b.worldMaxX) && onGrid(b.worldMaxY) && b.worldMinZ === null
-  );
+  return onGrid(b, ROLLUP_CELL_SIZE) && b.worldMinZ === null;
+}
+
+/** The coarsest rollup whose cells tile the heatmap's cells (see ROLLUP_GRIDS). */
+export function rollupGrid(q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>): (typeof ROLLUP_GRIDS)[number] {
+  const fits = ROLLUP_GRIDS.filter((g) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size));
+  return fits[fits.length - 1] ?? ROLLUP_GRIDS[0];
 }
 
 /**
@@ -185,13 +199,14 @@ function rollupAxis(
   min: number,
   max: number,
   cellSize: number,
+  gridSize: number,
 ): { index: SqlFragment; inside: SqlFragment } {
   const cell = identifier(`cell_${axis}`);
   const onGrid = identifier(`${axis}_on_grid`);
-  const first = min / ROLLUP_CELL_SIZE;
-  const edge = max / ROLLUP_CELL_SIZE;
+  const first = min / gridSize;
+  const edge = max / gridSize;
   return {
-    index: sql`least(intDiv(${cell} * ${ROLLUP_CELL_SIZE} - ${min}, ${cellSize}), ${cellsAlong(min, max, cellSize) - 1})`,
+    index: sql`least(intDiv(${cell} * ${gridSize} - ${min}, ${cellSize}), ${cellsAlong(min, max, cellSize) - 1})`,
     inside: sql`${cell} >= ${first} AND (${cell} < ${edge} OR (${cell} = ${edge} AND ${onGrid} = 1))`,
   };
 }

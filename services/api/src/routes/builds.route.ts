@@ -207,7 +207,7 @@ const BuildComparisonSchema = z
     id: 'BuildComparison',
     description:
       'Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over ' +
-      'samples above 0; quantiles interpolate linearly and are exact up to 8192 samples per build (and map).',
+      'samples above 0; quantiles are nearest-rank in steps of 0.1 (fps, ms) or 1 MB, exact below 102.4 (fps, ms) or 1,024 MB, 16-step bins above.',
   });
 
 export const compareBuildsRoute = defineRoute({
