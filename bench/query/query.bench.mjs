@@ -273,6 +273,8 @@ const queriesOf = (id) => {
   return {
     heatmap: `${base}/heatmap?mapId=map_0`,
     heatmapEvents: `${base}/heatmap?mapId=map_0&eventName=event_3&cellSize=10&days=30`,
+    heatmapEvents25: `${base}/heatmap?mapId=map_0&eventName=event_3&days=30`,
+    heatmapCells5: `${base}/heatmap?mapId=map_0&cellSize=5`,
     insights: `${base}/insights?metric=count&groupBy=day`,
     insightsByEvent: `${base}/insights?metric=count&groupBy=event_name`,
     insightsPlayers: `${base}/insights?metric=unique_players&groupBy=event_name&days=90`,
@@ -289,6 +291,8 @@ const QUERIES = queriesOf(projectId);
 const CEILINGS = {
   heatmap: 100,
   heatmapEvents: 100,
+  heatmapEvents25: 100,
+  heatmapCells5: 100,
   insights: 100,
   insightsByEvent: 100,
   insightsPlayers: 100,
