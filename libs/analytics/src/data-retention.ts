@@ -1,4 +1,4 @@
-import { identifier, join, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 
 /**
  * How long each kind of data lives (FrameDeck issue #15):
