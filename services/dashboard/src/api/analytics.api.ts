@@ -1,4 +1,5 @@
 import type { BuildComparison, BuildSummary, DashboardMetrics, FunnelResult, RetentionResult } from './api-types';
+import type { operations } from './generated/openapi';
 import { http } from './http-client';
 import { enc } from './projects.api';
 
@@ -17,13 +18,22 @@ export type InsightsResult = {
   distinctGroups: number;
 };
 
+/** base, target, days, and with mapId the per-cell comparison's cellSize, confidence and filters. */
+export type CompareBuildsQuery = operations['compareBuilds']['parameters']['query'];
+
+// The builds page's allowed periods (spec: builds query parameters), checked against the API's.
+export const BUILD_DAYS = [7, 14, 30, 90] as const satisfies readonly NonNullable<CompareBuildsQuery['days']>[];
+
 const project = (projectId: string, rest: string) => `/v1/projects/${enc(projectId)}${rest}`;
 
 export type {
+  BuildCell,
   BuildComparison,
   BuildComparisonScope,
   BuildMetric,
+  BuildRegression,
   BuildSummary,
+  BuildVerdict,
   DashboardMetrics,
   FunnelResult,
   MetricStats,
@@ -37,7 +47,7 @@ export const analyticsApi = {
     http.request<DashboardMetrics>(project(projectId, '/dashboard'), { query, signal }),
   builds: (projectId: string, query: { days: number }, signal?: AbortSignal) =>
     http.request<BuildSummary[]>(project(projectId, '/builds'), { query, signal }),
-  compareBuilds: (projectId: string, query: { base: string; target: string; days: number }, signal?: AbortSignal) =>
+  compareBuilds: (projectId: string, query: CompareBuildsQuery, signal?: AbortSignal) =>
     http.request<BuildComparison>(project(projectId, '/builds/compare'), { query, signal }),
   retention: (projectId: string, query: { period: string; days: number; periods?: number }, signal?: AbortSignal) =>
     http.request<RetentionResult>(project(projectId, '/retention'), { query, signal }),

@@ -13,6 +13,12 @@ export function formatCompact(value: number): string {
   return Math.abs(value) < 10_000 ? formatNumber(value, Number.isInteger(value) ? 0 : 1) : compact.format(value);
 }
 
+/** A change with its sign: "+4.2 %"-style deltas ("+1.5 ms", "−12.0%"); "—" when unknown. */
+export function formatChange(value: number | null | undefined, digits: number, unit: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${value > 0 ? '+' : ''}${value.toFixed(digits)}${unit}`;
+}
+
 export function formatPercent(ratio: number | null | undefined, digits = 1): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '—';
   return `${(ratio * 100).toFixed(digits)}%`;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HeatmapCell } from '../api/heatmap.api';
 import type { GameMap } from '../api/maps.api';
-import { cellAt, cellRect, imageToWorld } from './heatmap-geometry';
+import { cellUnderPointer, useHoverOutline } from './cell-hover';
+import { cellRect } from './heatmap-geometry';
 import { badness, rampColor, type MetricInfo, type ScaleDomain } from './heatmap-metrics';
 import { drawGrid, paintBackdrop, useMapBackdrop } from './map-backdrop';
 
@@ -50,24 +51,8 @@ export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, o
     setDrawn(count);
   }, [cells, cellSize, metric, domain, backdrop, map, size]);
 
-  useEffect(() => {
-    const ctx = overlayRef.current?.getContext('2d');
-    if (!ctx) return;
-    ctx.clearRect(0, 0, size.width, size.height);
-    if (!hovered) return;
-    const rect = cellRect(map, size, hovered.x, hovered.y, cellSize);
-    ctx.lineWidth = Math.max(2, size.width / 400);
-    ctx.strokeStyle = '#ffffff';
-    ctx.strokeRect(rect.x, rect.y, rect.width, rect.height);
-  }, [hovered, map, size, cellSize]);
-
-  const pick = (event: MouseEvent<HTMLCanvasElement>) => {
-    const box = event.currentTarget.getBoundingClientRect();
-    const px = ((event.clientX - box.left) / box.width) * size.width;
-    const py = ((event.clientY - box.top) / box.height) * size.height;
-    const world = imageToWorld(map, size, px, py);
-    onHover(cellAt(cells, map, cellSize, world.x, world.y));
-  };
+  useHoverOutline(overlayRef, map, size, cellSize, hovered);
+  const pick = (event: MouseEvent<HTMLCanvasElement>) => onHover(cellUnderPointer(event, cells, map, size, cellSize));
 
   // Keyboard: arrow keys walk the drawn cells in reading order.
   const onKeyDown = (event: KeyboardEvent<HTMLCanvasElement>) => {

@@ -1,12 +1,30 @@
-import { analyticsApi, type BuildComparisonScope, type BuildMetric, type BuildSummary } from '../api/analytics.api';
+import { useState } from 'react';
+import {
+  analyticsApi,
+  BUILD_DAYS,
+  type BuildCell,
+  type BuildComparison,
+  type BuildComparisonScope,
+  type BuildMetric,
+  type BuildSummary,
+} from '../api/analytics.api';
+import { CELL_SIZES } from '../api/heatmap.api';
+import { mapsApi, type GameMap } from '../api/maps.api';
 import { useSearchParam } from '../app/router';
+import { allowedOr } from '../app/search-values';
 import { AsyncView } from '../components/async-view';
 import { SelectField } from '../components/choice-controls';
 import { DataTable } from '../components/data-table';
-import { formatDateTime, formatNumber } from '../components/format';
+import { formatChange, formatDateTime, formatNumber } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
 import { useApi } from '../hooks/use-api';
+import { BuildDiffCanvas } from '../builds/build-diff-canvas';
+import { defaultPair } from '../builds/default-pair';
+import { DiffCellReadout } from '../builds/diff-cell-readout';
+import { DiffLegend } from '../builds/diff-legend';
+import { RegressionsList } from '../builds/regressions-list';
+import { VerdictBadge } from '../builds/verdict-badge';
 
 const METRICS: { key: BuildMetric; label: string; unit: string; digits: number }[] = [
   { key: 'fps', label: 'FPS', unit: 'fps', digits: 1 },
@@ -16,22 +34,26 @@ const METRICS: { key: BuildMetric; label: string; unit: string; digits: number }
   { key: 'render_thread', label: 'Render thread', unit: 'ms', digits: 2 },
   { key: 'memory', label: 'Memory', unit: 'MB', digits: 0 },
 ];
-const DAYS = ['7', '14', '30', '90'];
+// The API's defaults, sent explicitly so the page can state the test it asked for.
+const MIN_SAMPLES = 30;
+const CONFIDENCE = '0.95';
 
 export function BuildsPage({ projectId }: { projectId: string }) {
-  const [days, setDays] = useSearchParam('days', '30');
-  const builds = useApi((signal) => analyticsApi.builds(projectId, { days: Number(days) }, signal), [projectId, days]);
+  const [daysParam, setDays] = useSearchParam('days', '30');
+  const days = allowedOr(daysParam, BUILD_DAYS, 30);
+  const builds = useApi((signal) => analyticsApi.builds(projectId, { days }, signal), [projectId, days]);
+  const maps = useApi((signal) => mapsApi.list(projectId, signal), [projectId]);
   return (
     <>
       <PageHeader
         title="Builds"
-        description="Compare the performance of two builds: a change counts when the mean moves beyond the noise threshold."
+        description="Compare the performance of two builds, overall and cell by cell on a map: where did it get worse?"
       />
       <div className="toolbar">
         <SelectField
           label="Period"
-          value={days}
-          options={DAYS.map((d) => ({ value: d, label: `Last ${d} days` }))}
+          value={String(days)}
+          options={BUILD_DAYS.map((d) => ({ value: String(d), label: `Last ${d} days` }))}
           onChange={setDays}
         />
       </div>
@@ -43,7 +65,7 @@ export function BuildsPage({ projectId }: { projectId: string }) {
             </EmptyState>
           ) : (
             <div className="stack-lg">
-              <Comparison projectId={projectId} builds={list} days={days} />
+              <Comparison projectId={projectId} builds={list} maps={maps.data ?? []} days={days} />
               <Panel title="Builds with performance data">
                 <DataTable
                   caption="Builds, most recently seen first"
@@ -67,19 +89,59 @@ export function BuildsPage({ projectId }: { projectId: string }) {
   );
 }
 
-function Comparison({ projectId, builds, days }: { projectId: string; builds: BuildSummary[]; days: string }) {
-  const [base, setBase] = useSearchParam('base', builds[1]?.buildId ?? builds[0]!.buildId);
-  const [target, setTarget] = useSearchParam('target', builds[0]!.buildId);
-  const options = builds.map((b) => ({ value: b.buildId, label: b.buildId }));
+type ComparisonProps = {
+  projectId: string;
+  builds: BuildSummary[];
+  maps: GameMap[];
+  days: (typeof BUILD_DAYS)[number];
+};
+
+function Comparison({ projectId, builds, maps, days }: ComparisonProps) {
+  const pair = defaultPair(builds, MIN_SAMPLES)!;
+  const [base, setBase] = useSearchParam('base', pair.base);
+  const [target, setTarget] = useSearchParam('target', pair.target);
+  const [mapParam, setMapId] = useSearchParam('mapId', maps[0]?.mapId ?? '');
+  const [cellSizeParam, setCellSize] = useSearchParam('cellSize', '25');
+  const cellSize = allowedOr(cellSizeParam, CELL_SIZES, 25);
+  const map = maps.find((m) => m.mapId === mapParam);
+  const options = builds.map((b) => ({ value: b.buildId, label: `${b.buildId} (${formatNumber(b.samples)} samples)` }));
   const comparison = useApi(
-    (signal) => analyticsApi.compareBuilds(projectId, { base, target, days: Number(days) }, signal),
-    [projectId, base, target, days],
+    (signal) =>
+      analyticsApi.compareBuilds(
+        projectId,
+        {
+          base,
+          target,
+          days,
+          minSamples: MIN_SAMPLES,
+          ...(map && { mapId: map.mapId, cellSize, confidence: CONFIDENCE }),
+        },
+        signal,
+      ),
+    [projectId, base, target, days, map?.mapId, cellSize],
   );
   return (
     <Panel title="Comparison">
-      <div className="toolbar">
+      <div className="toolbar" role="group" aria-label="Comparison settings">
         <SelectField label="Base build" value={base} options={options} onChange={setBase} />
         <SelectField label="Compared build" value={target} options={options} onChange={setTarget} />
+        <SelectField
+          label="Map"
+          value={map?.mapId ?? ''}
+          options={[
+            { value: '', label: 'All maps (no per-cell test)' },
+            ...maps.map((m) => ({ value: m.mapId, label: m.name })),
+          ]}
+          onChange={setMapId}
+        />
+        {map && (
+          <SelectField
+            label="Cell size"
+            value={String(cellSize)}
+            options={CELL_SIZES.map((c) => ({ value: String(c), label: `${c} units` }))}
+            onChange={setCellSize}
+          />
+        )}
       </div>
       {base === target ? (
         <p className="muted">Pick two different builds.</p>
@@ -87,6 +149,10 @@ function Comparison({ projectId, builds, days }: { projectId: string; builds: Bu
         <AsyncView resource={comparison} loadingLabel="Comparing…">
           {(c) => (
             <>
+              <OverallVerdict comparison={c} map={map} />
+              {map && c.cells && (
+                <BuildDiff projectId={projectId} comparison={c} map={map} cellSize={cellSize} days={days} />
+              )}
               <p className="muted small">
                 A metric changed when its mean moved more than {c.thresholdPercent}% and both builds have at least{' '}
                 {c.minSamples} samples.
@@ -106,6 +172,58 @@ function Comparison({ projectId, builds, days }: { projectId: string; builds: Bu
   );
 }
 
+/**
+ * The answer's own verdict, not the overall mean's: with a map it is worse whenever a cell is,
+ * so a local regression never hides behind "Unchanged".
+ */
+function OverallVerdict({ comparison: c, map }: { comparison: BuildComparison; map: GameMap | undefined }) {
+  const worse = c.regressions?.length ?? 0;
+  return (
+    <p className="build-verdict" data-testid="build-verdict">
+      <span>
+        Frame time, {c.target} against {c.base}
+        {map ? ` on ${map.name}` : ', all maps'}:
+      </span>{' '}
+      <VerdictBadge verdict={c.verdict} />
+      {map && c.testedCells !== undefined && (
+        <span className="muted small">
+          {' '}
+          {formatNumber(worse)} of {formatNumber(c.testedCells)} tested cells worse
+        </span>
+      )}
+    </p>
+  );
+}
+
+type DiffProps = { projectId: string; comparison: BuildComparison; map: GameMap; cellSize: number; days: number };
+
+/** Where it got worse: the diff heatmap with its legend and hovered cell, then the ranked regressions. */
+function BuildDiff({ projectId, comparison: c, map, cellSize, days }: DiffProps) {
+  const [hovered, setHovered] = useState<BuildCell | undefined>();
+  const cells = c.cells ?? [];
+  return (
+    <div className="build-diff">
+      <div className="heatmap-layout">
+        <BuildDiffCanvas map={map} cells={cells} cellSize={cellSize} hovered={hovered} onHover={setHovered} />
+        <div className="heatmap-side">
+          <Panel title="Legend">
+            <DiffLegend test={{ ...c, confidence: CONFIDENCE }} />
+          </Panel>
+          <DiffCellReadout cell={hovered} />
+        </div>
+      </div>
+      <Panel title="Where it got worse" className="build-regressions">
+        <RegressionsList
+          projectId={projectId}
+          regressions={c.regressions ?? []}
+          cells={cells}
+          place={{ mapId: map.mapId, buildId: c.target, cellSize, days }}
+        />
+      </Panel>
+    </div>
+  );
+}
+
 function ComparisonTable({ scope, caption }: { scope: BuildComparisonScope; caption: string }) {
   return (
     <DataTable
@@ -118,27 +236,9 @@ function ComparisonTable({ scope, caption }: { scope: BuildComparisonScope; capt
         { header: 'Compared avg', align: 'right', cell: (m) => formatNumber(scope.target[m.key].avg, m.digits) },
         { header: 'Base p95', align: 'right', cell: (m) => formatNumber(scope.base[m.key].p95, m.digits) },
         { header: 'Compared p95', align: 'right', cell: (m) => formatNumber(scope.target[m.key].p95, m.digits) },
-        {
-          header: 'Change',
-          align: 'right',
-          cell: (m) => {
-            const pct = scope.metrics[m.key].deltaPercent;
-            return pct === null ? '—' : `${pct > 0 ? '+' : ''}${pct.toFixed(1)}%`;
-          },
-        },
-        { header: 'Verdict', cell: (m) => <Verdict verdict={scope.metrics[m.key].verdict} /> },
+        { header: 'Change', align: 'right', cell: (m) => formatChange(scope.metrics[m.key].deltaPercent, 1, '%') },
+        { header: 'Verdict', cell: (m) => <VerdictBadge verdict={scope.metrics[m.key].verdict} /> },
       ]}
     />
-  );
-}
-
-function Verdict({ verdict }: { verdict: 'better' | 'worse' | 'unchanged' | null }) {
-  if (verdict === 'better') return <span className="badge badge-good">Better</span>;
-  if (verdict === 'worse') return <span className="badge badge-bad">Worse</span>;
-  if (verdict === 'unchanged') return <span className="badge">Unchanged</span>;
-  return (
-    <span className="badge badge-muted" title="Too few samples for a verdict">
-      Not enough data
-    </span>
   );
 }
