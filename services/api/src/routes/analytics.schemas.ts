@@ -44,4 +44,8 @@ export function allowedString<const T extends readonly [string, ...string[]]>(
 export const EventNameParam = z.string().min(1).max(200);
 
 export const analyticsDays = (values: readonly number[], defaultValue: number) =>
-  allowedInt(values, defaultValue, 'Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later).');
+  allowedInt(
+    values,
+    defaultValue,
+    'Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later).',
+  );

@@ -7,7 +7,9 @@ import { analyticsDays } from './analytics.schemas.js';
 const DashboardSchema = z
   .object({
     dau: z.int().meta({ description: 'Distinct players (non-empty player_id) on the current UTC day so far.' }),
-    mau: z.int().meta({ description: 'Distinct players in the last 30 whole UTC days (as `days`=30), whatever `days` is.' }),
+    mau: z
+      .int()
+      .meta({ description: 'Distinct players in the last 30 whole UTC days (as `days`=30), whatever `days` is.' }),
     players: z.int().meta({ description: 'Distinct players in the range.' }),
     sessions: z.int().meta({ description: 'Distinct session ids in the range.' }),
     events: z.int().meta({ description: 'Events in the range.' }),

@@ -58,11 +58,18 @@ const ProjectStatusSchema = z
     tenantId: z.uuid(),
     planId: z.string(),
     events: z.object({
-      last24h: z.int().meta({ description: 'Events with a timestamp from the start of the hour 24 h ago (or ahead of now).' }),
+      last24h: z
+        .int()
+        .meta({ description: 'Events with a timestamp from the start of the hour 24 h ago (or ahead of now).' }),
       last7d: z.int(),
       lastEventAt: z.iso.datetime().nullable().meta({ description: 'Timestamp of the newest event, null if none.' }),
     }),
-    activePlayers24h: z.int().meta({ description: 'Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off).' }),
+    activePlayers24h: z
+      .int()
+      .meta({
+        description:
+          'Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off).',
+      }),
     activeSessions24h: z.int(),
     rejectedEvents: z
       .object({

@@ -18,7 +18,8 @@ const RetentionQuery = z.strictObject({
     'Cohort and retention period: day or week (weeks start on Monday, UTC).',
   ),
   days: analyticsDays(RETENTION_DAYS, RETENTION_DEFAULTS.days).meta({
-    description: 'Cohorts of players first seen within the last `days` whole UTC days. One of 7, 14, 30, 90; default 30.',
+    description:
+      'Cohorts of players first seen within the last `days` whole UTC days. One of 7, 14, 30, 90; default 30.',
   }),
   periods: z
     .preprocess(
