@@ -70,6 +70,6 @@ describe('the pre-registered command-line client', () => {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }).toString(),
     });
     expect(res.status).toBe(401);
-    expect((await res.json()).error).toBe('invalid_client');
+    expect(((await res.json()) as { error?: string }).error).toBe('invalid_client');
   });
 });
