@@ -64,12 +64,10 @@ const ProjectStatusSchema = z
       last7d: z.int(),
       lastEventAt: z.iso.datetime().nullable().meta({ description: 'Timestamp of the newest event, null if none.' }),
     }),
-    activePlayers24h: z
-      .int()
-      .meta({
-        description:
-          'Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off).',
-      }),
+    activePlayers24h: z.int().meta({
+      description:
+        'Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off).',
+    }),
     activeSessions24h: z.int(),
     rejectedEvents: z
       .object({
