@@ -274,6 +274,15 @@ export type BuildMetricDiff = {
   candidateTail: number | null;
 };
 
+/**
+ * Which metrics-map keys the flat list compares: performance measurements (I/O, memory, GPU,
+ * CPU, network, loading, and any key in milliseconds), not gameplay values a game also sends
+ * as metrics (a purchase's price would gate a build on what players bought).
+ */
+export function isPerformanceMetricKey(key: string): boolean {
+  return /^(io|mem|memory|gpu|cpu|net|load|render|frame|game)[._]/.test(key) || /_(ms|bytes)$/.test(key);
+}
+
 /** The fixed fields the flat list carries, by their comparison name. */
 const DIFF_FIELDS = ['frame_time', 'memory', 'gpu_time', 'game_thread', 'render_thread'] as const;
 
@@ -297,6 +306,8 @@ export function buildMetricDiffs(
   };
   return [
     ...DIFF_FIELDS.map((name) => diff(name, comparison.overall.base[name], comparison.overall.target[name])),
-    ...[...values].map(([metric, v]) => diff(metric, v.base, v.target)),
+    ...[...values]
+      .filter(([metric]) => isPerformanceMetricKey(metric))
+      .map(([metric, v]) => diff(metric, v.base, v.target)),
   ];
 }

@@ -161,7 +161,7 @@ const DiffSchema = z
   .object({
     metric: z.string().meta({
       description:
-        'frame_time, memory, gpu_time, game_thread, render_thread, then every key of the events’ metrics map ' +
+        'frame_time, memory, gpu_time, game_thread, render_thread, then the performance keys of the events’ metrics map ' +
         '(io.read_bytes, mem.vram, load_time_ms, ...).',
     }),
     baselineP50: nullableNumber,
