@@ -141,7 +141,7 @@ export function buildApp(deps: ApiDeps): ApiApp {
     if (!serveHealth(req, res, healthChecks(deps), deps.isShuttingDown)) next();
   });
 
-  // OAuth endpoints and pages (some under /api/oauth) and /api/v1/session come first.
+  // OAuth endpoints and pages (some under /api/oauth) come first.
   if (identity) app.use(identity.router);
   const api = express.Router();
   api.use(apiDocsRouter(openApiDocument, guard));

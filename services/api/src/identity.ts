@@ -22,8 +22,7 @@ import type { ServerSecrets } from './security/server-secrets.js';
 import { DashboardSessions } from './session/dashboard-sessions.js';
 import { CookieSessionAuthenticator } from './session/session.authenticator.js';
 import { SessionCookie } from './session/session-cookie.js';
-import { sessionOpenApiPaths } from './session/session.openapi.js';
-import { sessionRouter } from './session/session.router.js';
+import { sessionRoutes } from './session/session.route.js';
 import { SIGN_IN_LIMITS, UserSignIn } from './session/user-sign-in.js';
 
 export type IdentityDeps = {
@@ -48,9 +47,9 @@ export type Identity = {
   router: Router;
   bearerVerifier: OAuthBearerVerifier;
   sessionAuthenticator: CookieSessionAuthenticator;
-  /** Registry routes (dashboard settings: authorized apps). */
+  /** Registry routes: dashboard sign-in (/v1/session) and settings (authorized apps). */
   routes: RouteDefinition[];
-  /** OpenAPI paths of the endpoints outside the registry (OAuth, sign-in). */
+  /** OpenAPI paths of the endpoints outside the registry: oidc-provider's OAuth endpoints. */
   openApiPaths: ZodOpenApiPathsObject;
   provider: Provider;
   /** WWW-Authenticate of a 401 from the REST API, pointing to the protected resource metadata. */
@@ -100,7 +99,6 @@ export function createIdentity(deps: IdentityDeps): Identity {
     interactions,
     registrations: limit(60 * 60_000, 'OAuth registration limit'),
   });
-  const session = sessionRouter({ pool, sessions, cookie, authenticator: sessionAuthenticator, signIn, appOrigin });
 
   // Expired rows are already invisible; this only reclaims their space, on every instance.
   const housekeeping = setInterval(() => {
@@ -110,11 +108,14 @@ export function createIdentity(deps: IdentityDeps): Identity {
   }, HOUSEKEEPING_MS).unref();
 
   return {
-    router: Router().use(oauth, session),
+    router: Router().use(oauth),
     bearerVerifier,
     sessionAuthenticator,
-    routes: authorizedAppsRoutes(grants),
-    openApiPaths: { ...oauthOpenApiPaths(appOrigin), ...sessionOpenApiPaths() },
+    routes: [
+      ...authorizedAppsRoutes(grants),
+      ...sessionRoutes({ pool, sessions, cookie, authenticator: sessionAuthenticator, signIn, appOrigin }),
+    ],
+    openApiPaths: oauthOpenApiPaths(appOrigin),
     provider,
     bearerChallenge: (invalidToken) => bearerChallenge(appOrigin, apiResource, invalidToken),
     close: async () => {

@@ -43,7 +43,7 @@ const PROJECT_HEADER = z.object({
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   servers: { baseUrl: string },
-  /** Endpoints outside the registry (OAuth, dashboard sign-in), documented by their owners. */
+  /** Endpoints outside the registry (oidc-provider's OAuth endpoints, the ingest gateway), documented by their owners. */
   extraPaths: ZodOpenApiPathsObject = {},
 ): oas32.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = { ...extraPaths };
@@ -104,10 +104,15 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const scope = route.auth.scope;
   const credentials = route.auth.credentials ?? 'any';
   const bearerAllowed = credentials === 'any' && (scope === null || OAUTH_GRANTABLE_SCOPES.includes(scope));
-  const security: Record<string, string[]>[] = credentials === 'session' ? [] : [{ ApiKeyAuth: [] }];
+  const limited = (route.rateLimit ?? 'plan') !== 'none';
+  const limitHeaders = limited ? RATE_LIMIT_HEADERS : {};
+  const security: Record<string, string[]>[] =
+    credentials === 'session' || credentials === 'none' ? [] : [{ ApiKeyAuth: [] }];
   if (bearerAllowed) security.push({ BearerAuth: scope ? [scope] : [] });
-  if (credentials !== 'apiKey') security.push({ SessionCookie: [] });
-  const errors = new Set<number>([401, 429, 500, 503, ...(route.errors ?? [])]);
+  if (credentials !== 'apiKey' && credentials !== 'none') security.push({ SessionCookie: [] });
+  const errors = new Set<number>([500, 503, ...(route.errors ?? [])]);
+  if (credentials !== 'none') errors.add(401);
+  if (limited) errors.add(429);
   if (scope) errors.add(403);
   if (route.project) errors.add(404);
   if (route.request?.params || route.request?.query || route.request?.body || route.project === 'header')
@@ -118,7 +123,7 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [status]: {
       description: route.response.description,
-      headers: RATE_LIMIT_HEADERS,
+      headers: limitHeaders,
       content: route.response.media
         ? Object.fromEntries(Object.entries(route.response.media).map(([type, schema]) => [type, { schema }]))
         : { 'application/json': { schema: z.object({ success: z.literal(true), data: route.response.data }) } },
@@ -129,31 +134,33 @@ function operation(route: RouteDefinition): ZodOpenApiOperationObject {
       description: route.errorDescriptions?.[s] ?? ERROR_DESCRIPTIONS[s] ?? 'Error.',
       headers:
         s === 429 || s === 503
-          ? { ...RATE_LIMIT_HEADERS, 'Retry-After': retryAfterHeader }
-          : s === 401
-            ? { ...RATE_LIMIT_HEADERS, 'WWW-Authenticate': wwwAuthenticateHeader }
-            : RATE_LIMIT_HEADERS,
+          ? { ...limitHeaders, 'Retry-After': retryAfterHeader }
+          : s === 401 && credentials !== 'none'
+            ? { ...limitHeaders, 'WWW-Authenticate': wwwAuthenticateHeader }
+            : limitHeaders,
       content: { 'application/problem+json': { schema: ProblemSchema } },
     };
   }
-  const scopeText = scope ? `Requires scope \`${scope}\`.` : 'Any valid credential.';
+  const scopeText = scope ? `Requires scope \`${scope}\`.` : credentials === 'none' ? '' : 'Any valid credential.';
   const credentialText =
-    credentials === 'session'
-      ? 'Signed-in dashboard session only.'
-      : bearerAllowed
-        ? 'API key, OAuth bearer token or dashboard session.'
-        : credentials === 'apiKey'
-          ? 'API key only.'
-          : 'API key or dashboard session.';
+    credentials === 'none'
+      ? 'No credential (this call creates one).'
+      : credentials === 'session'
+        ? 'Signed-in dashboard session only.'
+        : bearerAllowed
+          ? 'API key, OAuth bearer token or dashboard session.'
+          : credentials === 'apiKey'
+            ? 'API key only.'
+            : 'API key or dashboard session.';
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, describeAliases(route.request?.aliases), `${scopeText} ${credentialText}`]
+    description: [route.description, describeAliases(route.request?.aliases), `${scopeText} ${credentialText}`.trim()]
       .filter(Boolean)
       .join('\n\n'),
     tags: [route.tag],
     security,
-    'x-required-scope': scope ?? 'any',
+    'x-required-scope': scope ?? (credentials === 'none' ? 'none' : 'any'),
     ...(route.rateLimit === 'whoami' ? { 'x-rate-limit': 'whoami (own per-tenant quota)' } : {}),
     ...(route.request?.aliases ? { 'x-aliases': route.request.aliases } : {}),
     requestParams: {

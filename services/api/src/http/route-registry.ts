@@ -18,17 +18,21 @@ export type RegistryDeps = {
  * Mounts route definitions. Every route gets the same chain, in this order:
  *   identify → rate limit (headers on every answer) → 401 → 403 scope → JSON body (415/400/413)
  *   → validation (400) → project access (404) → handler → { success: true, data }.
+ * (A route with credentials 'none' skips identify and the 401; rateLimit 'none' skips the limit.)
  */
 export function mountRoutes(routes: readonly RouteDefinition[], deps: RegistryDeps): Router {
   const router = Router();
   for (const route of [...routes].sort(bySpecificity)) {
-    const chain: RequestHandler[] = [
-      deps.identify(route.auth.credentials ?? 'any'),
-      deps.rateLimit(route.rateLimit ?? 'plan'),
-      requireAuthentication,
-    ];
+    const credentials = route.auth.credentials ?? 'any';
+    const rateLimit = route.rateLimit ?? 'plan';
+    const chain: RequestHandler[] = [];
+    if (credentials !== 'none') chain.push(deps.identify(credentials));
+    if (rateLimit !== 'none') chain.push(deps.rateLimit(rateLimit));
+    if (credentials !== 'none') chain.push(requireAuthentication);
     if (route.auth.scope) chain.push(requireScope(route.auth.scope));
-    if (route.request?.body) chain.push(jsonBody(deps.services.config.api.jsonBodyLimitBytes));
+    if (route.request?.body) {
+      chain.push(jsonBody(route.request.bodyLimitBytes ?? deps.services.config.api.jsonBodyLimitBytes));
+    }
     chain.push(handle(route, deps.services));
     router[route.method](expressPath(route.path), ...chain);
   }
@@ -37,7 +41,7 @@ export function mountRoutes(routes: readonly RouteDefinition[], deps: RegistryDe
 
 function handle(route: RouteDefinition, services: ApiServices): RequestHandler {
   return async (req, res) => {
-    const principal = req.principal!;
+    const principal = req.principal;
     const params = route.request?.params ? parseOr400(route.request.params, req.params, 'path') : {};
     const aliases = route.request?.aliases;
     const query = route.request?.query
@@ -47,13 +51,19 @@ function handle(route: RouteDefinition, services: ApiServices): RequestHandler {
       ? parseOr400(route.request.body, applyAliases(req.body, aliases?.body, 'body'), 'body')
       : undefined;
     let projectId: string | undefined;
-    if (route.project === 'path') projectId = assertProjectAccess(principal, String(params.id));
+    const credential = () => {
+      if (!principal) throw new Error(`${route.operationId} reads no credential`);
+      return principal;
+    };
+    if (route.project === 'path') projectId = assertProjectAccess(credential(), String(params.id));
     if (route.project === 'header')
-      projectId = assertProjectAccess(principal, projectIdFromHeader(req.get('x-project-id')));
+      projectId = assertProjectAccess(credential(), projectIdFromHeader(req.get('x-project-id')));
     const ctx: RouteContext<typeof params, typeof query, typeof body> = {
       req,
       res,
-      principal,
+      get principal() {
+        return credential();
+      },
       params,
       query,
       body,
@@ -61,7 +71,7 @@ function handle(route: RouteDefinition, services: ApiServices): RequestHandler {
         if (projectId === undefined) throw new Error(`${route.operationId} does not declare a project`);
         return projectId;
       },
-      requireProject: (id) => assertProjectAccess(principal, id),
+      requireProject: (id) => assertProjectAccess(credential(), id),
       services,
     };
     const data = await route.handler(ctx);

@@ -28,11 +28,17 @@ export type RouteDefinition<
   /**
    * `scope`: what the credential must hold (null: any valid credential, e.g. whoami).
    * `credentials`: 'apiKey' refuses bearer tokens with 401 (whoami); 'session' accepts only a
-   * signed-in dashboard user (account settings). Default 'any'.
+   * signed-in dashboard user (account settings); 'none' reads no credential at all (signing in,
+   * the one call made before there is one: scope must be null, the handler has no principal).
+   * Default 'any'.
    */
-  auth: { scope: Scope | null; credentials?: 'any' | 'apiKey' | 'session' };
-  /** Which quota the request counts against. Default 'plan' (the tenant's hourly plan limit). */
-  rateLimit?: 'plan' | 'whoami';
+  auth: { scope: Scope | null; credentials?: 'any' | 'apiKey' | 'session' | 'none' };
+  /**
+   * Which quota the request counts against. Default 'plan' (the tenant's hourly plan limit).
+   * 'none': no quota and no X-RateLimit-* headers (the dashboard session endpoints, which limit
+   * sign-in attempts themselves and must not spend the tenant's plan on page loads).
+   */
+  rateLimit?: 'plan' | 'whoami' | 'none';
   /**
    * Where the project comes from, checked against the credential before the handler runs:
    * 'path' = the path parameter `id`; 'header' = X-Project-Id. (A project named in a body, as
@@ -47,6 +53,8 @@ export type RouteDefinition<
     multipart?: z.ZodType;
     /** Other names clients send for canonical fields, renamed before validation (http/field-aliases.ts). */
     aliases?: RequestAliases;
+    /** A JSON body larger than this is a 413. Default FRAMEDECK_API_JSON_BODY_LIMIT_BYTES. */
+    bodyLimitBytes?: number;
   };
   response: {
     status?: 200 | 201 | 202;

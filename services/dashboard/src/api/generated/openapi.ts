@@ -882,7 +882,9 @@ export interface paths {
     };
     /**
      * The signed-in user, tenant, projects and CSRF token
-     * @description Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403).
+     * @description Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403). These three calls count against no plan quota (sign-in attempts have limits of their own).
+     *
+     *     Any valid credential. Signed-in dashboard session only.
      */
     get: operations['getSession'];
     put?: never;
@@ -890,12 +892,16 @@ export interface paths {
      * Sign in to the dashboard (sets the session cookie)
      * @description JSON only. At most 10 attempts per email from one client IP and 50 per client IP in 15 minutes (never per email alone, so nobody can lock a user out from another address). Bad email and bad password get the same answer.
      *
-     *     Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403).
+     *     Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403). These three calls count against no plan quota (sign-in attempts have limits of their own).
+     *
+     *     No credential (this call creates one).
      */
     post: operations['signIn'];
     /**
      * Sign out (ends the session server-side, clears the cookie)
-     * @description Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403).
+     * @description Dashboard sign-in. The session is an httpOnly, SameSite=Lax cookie (`fd_session`; `__Host-fd_session`, Secure, on https origins); it ends after 12 idle hours and 7 days after sign-in. With the cookie, every /v1 endpoint that accepts a dashboard session may be called; POST, PUT, PATCH and DELETE also need the header X-CSRF-Token (value: `csrfToken` below), and a cross-origin Origin header is refused (403). These three calls count against no plan quota (sign-in attempts have limits of their own).
+     *
+     *     Any valid credential. Signed-in dashboard session only.
      */
     delete: operations['signOut'];
     options?: never;
@@ -1108,7 +1114,7 @@ export interface components {
       /** @description Frame samples (frame time above 0) of the build in the cell. */
       samples: number;
     };
-    /** @description Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over samples above 0; quantiles interpolate linearly and are exact up to 8192 samples per build (and map). */
+    /** @description Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over samples above 0; quantiles are nearest-rank in steps of 0.1 (fps, ms) or 1 MB, exact below 102.4 (fps, ms) or 1,024 MB, 16-step bins above. */
     BuildComparison: {
       base: string;
       /** @description The base, as the Framedash CLI reads it. */
@@ -7394,9 +7400,31 @@ export interface operations {
           };
         };
       };
-      /** @description Not signed in. */
+      /** @description Missing, invalid or deactivated credential (or a credential kind this endpoint refuses). */
       401: {
         headers: {
+          /** @description Bearer challenge (RFC 6750 §3): `Bearer realm="FrameDeck API", resource_metadata="{app_origin}/.well-known/oauth-protected-resource/api"` (RFC 9728 §5.1; with error="invalid_token" when a bearer token was refused). */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is temporarily unavailable; retry after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7431,7 +7459,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid body. */
+      /** @description Invalid parameters or body. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7458,7 +7486,16 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Body is not application/json. */
+      /** @description Request body too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body is not application/json. */
       415: {
         headers: {
           [name: string]: unknown;
@@ -7470,6 +7507,28 @@ export interface operations {
       /** @description Too many sign-in attempts; see Retry-After. */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is temporarily unavailable; retry after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7503,9 +7562,11 @@ export interface operations {
           };
         };
       };
-      /** @description Not signed in. */
+      /** @description Missing, invalid or deactivated credential (or a credential kind this endpoint refuses). */
       401: {
         headers: {
+          /** @description Bearer challenge (RFC 6750 §3): `Bearer realm="FrameDeck API", resource_metadata="{app_origin}/.well-known/oauth-protected-resource/api"` (RFC 9728 §5.1; with error="invalid_token" when a bearer token was refused). */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7515,6 +7576,26 @@ export interface operations {
       /** @description Missing or invalid X-CSRF-Token, or cross-origin request. */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is temporarily unavailable; retry after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
