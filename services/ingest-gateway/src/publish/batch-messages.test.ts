@@ -59,7 +59,13 @@ describe('batchMessages', () => {
 
   it("spreads one project's batches over every partition, as the producer places their keys", () => {
     const partitionOf = Partitioners.DefaultPartitioner();
-    const partitionMetadata = Array.from({ length: 12 }, (_, i) => ({ partitionId: i, leader: 1 }));
+    const partitionMetadata = Array.from({ length: 12 }, (_, i) => ({
+      partitionId: i,
+      leader: 1,
+      partitionErrorCode: 0,
+      replicas: [1],
+      isr: [1],
+    }));
     const counts = new Array<number>(12).fill(0);
     const small = Buffer.from(encodeTelemetryBatch([{ eventName: 'e' }]));
     for (let i = 0; i < 1200; i++) {
