@@ -7,6 +7,7 @@ import {
   type BuildComparisonScope,
   type BuildMetric,
   type BuildSummary,
+  type BuildVerdict,
 } from '../api/analytics.api';
 import { CELL_SIZES } from '../api/heatmap.api';
 import { mapsApi, type GameMap } from '../api/maps.api';
@@ -157,11 +158,19 @@ function Comparison({ projectId, builds, maps, days }: ComparisonProps) {
                 A metric changed when its mean moved more than {c.thresholdPercent}% and both builds have at least{' '}
                 {c.minSamples} samples.
               </p>
-              <ComparisonTable scope={c.overall} caption={`${c.target} against ${c.base}, all maps`} />
+              <ComparisonTable
+                scope={c.overall}
+                frameTimeVerdict={c.verdict}
+                caption={`${c.target} against ${c.base}, all maps`}
+              />
               {c.maps.map((m) => (
                 <details key={m.mapId} className="chart-table">
                   <summary>Map {m.mapId}</summary>
-                  <ComparisonTable scope={m} caption={`${c.target} against ${c.base} on ${m.mapId}`} />
+                  <ComparisonTable
+                    scope={m}
+                    frameTimeVerdict={m.mapId === map?.mapId ? c.verdict : undefined}
+                    caption={`${c.target} against ${c.base} on ${m.mapId}`}
+                  />
                 </details>
               ))}
             </>
@@ -224,7 +233,19 @@ function BuildDiff({ projectId, comparison: c, map, cellSize, days }: DiffProps)
   );
 }
 
-function ComparisonTable({ scope, caption }: { scope: BuildComparisonScope; caption: string }) {
+type TableProps = {
+  scope: BuildComparisonScope;
+  /**
+   * The answer's frame-time verdict, where it covers this scope: it includes the per-cell test,
+   * so the frame time row never says "Unchanged" while a cell got worse.
+   */
+  frameTimeVerdict?: BuildVerdict | undefined;
+  caption: string;
+};
+
+function ComparisonTable({ scope, frameTimeVerdict, caption }: TableProps) {
+  const verdictOf = (key: BuildMetric) =>
+    key === 'frame_time' && frameTimeVerdict ? frameTimeVerdict : scope.metrics[key].verdict;
   return (
     <DataTable
       caption={caption}
@@ -237,7 +258,7 @@ function ComparisonTable({ scope, caption }: { scope: BuildComparisonScope; capt
         { header: 'Base p95', align: 'right', cell: (m) => formatNumber(scope.base[m.key].p95, m.digits) },
         { header: 'Compared p95', align: 'right', cell: (m) => formatNumber(scope.target[m.key].p95, m.digits) },
         { header: 'Change', align: 'right', cell: (m) => formatChange(scope.metrics[m.key].deltaPercent, 1, '%') },
-        { header: 'Verdict', cell: (m) => <VerdictBadge verdict={scope.metrics[m.key].verdict} /> },
+        { header: 'Verdict', cell: (m) => <VerdictBadge verdict={verdictOf(m.key)} /> },
       ]}
     />
   );
