@@ -1219,7 +1219,7 @@ export interface components {
       diffPct: number | null;
       /** @description diffPct above threshold (every metric here: lower is better). */
       isRegression: boolean;
-      /** @description frame_time, memory, gpu_time, game_thread, render_thread, then every key of the events’ metrics map (io.read_bytes, mem.vram, load_time_ms, ...). */
+      /** @description frame_time, memory, gpu_time, game_thread, render_thread, then the performance keys of the events’ metrics map (io.read_bytes, mem.vram, load_time_ms, ...). */
       metric: string;
     };
     /** @description All null when the build has no sample of the metric. */
