@@ -169,6 +169,66 @@ SELECT project_id, map_id, toDate(timestamp) AS day,
  WHERE has_position = 1
  GROUP BY project_id, map_id, day, has_sample, event_name, build_id, platform, source, cell_y, cell_x, y_on_grid, x_on_grid;
 
+-- The unfiltered views at 25 units, the common case, in far fewer rows: per project × map ×
+-- day × 25-unit cell, one row for Performance mode (event_name '', every event with a frame
+-- sample) and one per event name (Events mode), without build, platform or source. A map-day
+-- then holds at most cells × (names + 1) rows however many events it has, where the full
+-- rollups multiply that by builds × platforms × sources (and are read only when a view
+-- filters by one of them).
+CREATE TABLE IF NOT EXISTS rollup_heatmap_overview_25 AS rollup_heatmap_cells;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_heatmap_overview_25_performance_mv TO rollup_heatmap_overview_25 AS
+SELECT project_id, map_id, toDate(timestamp) AS day, toUInt8(1) AS has_sample, '' AS event_name, '' AS build_id,
+       '' AS platform, CAST('unspecified' AS Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2)) AS source,
+       toInt64(floor(greatest(least(toFloat64(position_y), 1e15), -1e15) / 25)) AS cell_y,
+       toInt64(floor(greatest(least(toFloat64(position_x), 1e15), -1e15) / 25)) AS cell_x,
+       toUInt8(toFloat64(position_y) = cell_y * 25) AS y_on_grid,
+       toUInt8(toFloat64(position_x) = cell_x * 25) AS x_on_grid,
+       countState() AS events,
+       avgIfState(fps, fps > 0) AS avg_fps,
+       avgIfState(frame_time_ms, frame_time_ms > 0) AS avg_frame_time,
+       countIfState(frame_time_ms > 0) AS frame_samples,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0) AS frame_time_q,
+       varSampIfState(frame_time_ms, frame_time_ms > 0) AS frame_time_var,
+       countIfState(frame_time_ms > 33.3) AS hitches_33ms,
+       countIfState(frame_time_ms > 50) AS hitches_50ms,
+       avgIfState(memory_used_bytes, memory_used_bytes > 0) AS avg_memory,
+       avgIfState(gpu_time_ms, gpu_time_ms > 0) AS avg_gpu_time,
+       countIfState(gpu_time_ms > 0) AS gpu_samples,
+       avgIfState(game_thread_ms, game_thread_ms > 0) AS avg_game_thread,
+       avgIfState(render_thread_ms, render_thread_ms > 0) AS avg_render_thread,
+       minState(position_z) AS min_z,
+       maxState(position_z) AS max_z
+  FROM rollup_input
+ WHERE has_position = 1 AND (fps > 0 OR frame_time_ms > 0)
+ GROUP BY project_id, map_id, day, cell_y, cell_x, y_on_grid, x_on_grid;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_heatmap_overview_25_events_mv TO rollup_heatmap_overview_25 AS
+SELECT project_id, map_id, toDate(timestamp) AS day, toUInt8(0) AS has_sample, event_name, '' AS build_id,
+       '' AS platform, CAST('unspecified' AS Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2)) AS source,
+       toInt64(floor(greatest(least(toFloat64(position_y), 1e15), -1e15) / 25)) AS cell_y,
+       toInt64(floor(greatest(least(toFloat64(position_x), 1e15), -1e15) / 25)) AS cell_x,
+       toUInt8(toFloat64(position_y) = cell_y * 25) AS y_on_grid,
+       toUInt8(toFloat64(position_x) = cell_x * 25) AS x_on_grid,
+       countState() AS events,
+       avgIfState(fps, fps > 0) AS avg_fps,
+       avgIfState(frame_time_ms, frame_time_ms > 0) AS avg_frame_time,
+       countIfState(frame_time_ms > 0) AS frame_samples,
+       quantilesTimingIfState(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0) AS frame_time_q,
+       varSampIfState(frame_time_ms, frame_time_ms > 0) AS frame_time_var,
+       countIfState(frame_time_ms > 33.3) AS hitches_33ms,
+       countIfState(frame_time_ms > 50) AS hitches_50ms,
+       avgIfState(memory_used_bytes, memory_used_bytes > 0) AS avg_memory,
+       avgIfState(gpu_time_ms, gpu_time_ms > 0) AS avg_gpu_time,
+       countIfState(gpu_time_ms > 0) AS gpu_samples,
+       avgIfState(game_thread_ms, game_thread_ms > 0) AS avg_game_thread,
+       avgIfState(render_thread_ms, render_thread_ms > 0) AS avg_render_thread,
+       minState(position_z) AS min_z,
+       maxState(position_z) AS max_z
+  FROM rollup_input
+ WHERE has_position = 1
+ GROUP BY project_id, map_id, day, event_name, cell_y, cell_x, y_on_grid, x_on_grid;
+
 -- Events per project × day × event name × map × platform × build × source: count insights,
 -- the dashboard's and the status page's event counts.
 CREATE TABLE IF NOT EXISTS rollup_daily_counts (

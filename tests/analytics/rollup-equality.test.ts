@@ -83,11 +83,13 @@ describe('rollup-served answers equal the plain query over events', () => {
             if (fromRollup.length > 0) nonEmpty++;
           }
     expect(nonEmpty).toBeGreaterThan(40);
-    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_cells') && !text.includes('FROM events'))).toBe(
-      true,
-    );
-    // Both grids answered: 25-unit cells for cell sizes 25 and 50 (these bounds lie on that grid), 5-unit cells otherwise.
-    expect(recorded.sent.filter((text) => text.includes('rollup_heatmap_cells_25')).length).toBe(2 * 4 * 2 * 2);
+    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
+    // Each rollup answered its share: unfiltered 25/50-unit views from the overview, 25/50 by
+    // build from the 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
+    const served = (table: string) => recorded.sent.filter((text) => new RegExp(`\\b${table}\\b`).test(text)).length;
+    expect(served('rollup_heatmap_overview_25')).toBe(2 * 4 * 2);
+    expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2);
+    expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * 2);
   });
 
   it('heatmap cells of a map off the 5-unit grid come from the events', async () => {

@@ -116,7 +116,7 @@ export async function compareBuildCells(
 ): Promise<BuildCellsComparison> {
   const heatmap: HeatmapQuery = { ...q, eventName: undefined, buildId: undefined };
   const source = heatmapSource(heatmap, wanted);
-  const { cell, from } = cellSelection(heatmap, source);
+  const { cell, from } = cellSelection(heatmap, source, { byDimension: true });
   const a = AGGREGATES[source];
   const platform = q.platform !== undefined ? sql` AND platform = ${q.platform}` : sql``;
   const origin = q.source !== undefined ? sql` AND source = ${q.source}` : sql``;

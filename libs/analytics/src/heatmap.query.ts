@@ -116,16 +116,25 @@ export function heatmapSource(q: Pick<HeatmapQuery, 'bounds'>, wanted: QuerySour
  * along x + cx) and everything after FROM (table and conditions), to which callers may append
  * `AND …`. The builds comparison groups the same cells by build and platform.
  */
-export function cellSelection(q: HeatmapQuery, source: QuerySource): { cell: SqlFragment; from: SqlFragment } {
+export function cellSelection(
+  q: HeatmapQuery,
+  source: QuerySource,
+  options: { byDimension?: boolean } = {},
+): { cell: SqlFragment; from: SqlFragment } {
   const b = q.bounds;
   if (source === 'events') {
     const filter = heatmapFilter(q);
     return { cell: cellKey(q), from: sql`events PREWHERE ${filter.prewhere} WHERE ${filter.where}` };
   }
-  const grid = rollupGrid(q);
+  const grid = rollupGrid(q, { byDimension: options.byDimension === true || q.buildId !== undefined });
   const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize, grid.size);
   const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
-  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
+  // The overview rollup marks its Performance rows with the name '' and its Events rows with has_sample 0.
+  const overview = grid.table === OVERVIEW_GRID.table;
+  const mode =
+    q.eventName !== undefined
+      ? sql`event_name = ${q.eventName}${overview ? sql` AND has_sample = 0` : sql``}`
+      : sql`has_sample = 1${overview ? sql` AND event_name = ''` : sql``}`;
   const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
   return {
     cell: sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`,
@@ -158,10 +167,25 @@ export function servedByRollup(b: MapBounds): boolean {
   return onGrid(b, ROLLUP_CELL_SIZE) && b.worldMinZ === null;
 }
 
-/** The coarsest rollup whose cells tile the heatmap's cells (see ROLLUP_GRIDS). */
-export function rollupGrid(q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>): (typeof ROLLUP_GRIDS)[number] {
-  const fits = ROLLUP_GRIDS.filter((g) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size));
-  return fits[fits.length - 1] ?? ROLLUP_GRIDS[0];
+/**
+ * Unfiltered heatmaps of 25 and 50 units (the default views) on the 25-unit grid: one row per
+ * map, day, cell and mode, without builds, platforms or sources (clickhouse/007).
+ */
+export const OVERVIEW_GRID = { size: 25, table: 'rollup_heatmap_overview_25' } as const;
+
+type RollupGrid = { size: number; table: string };
+
+/**
+ * The rollup to read: the overview when the view is not split by build, platform or source
+ * (`byDimension`), else the coarsest full rollup whose cells tile the heatmap's (ROLLUP_GRIDS).
+ */
+export function rollupGrid(
+  q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
+  options: { byDimension: boolean },
+): RollupGrid {
+  const fits = (g: RollupGrid) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
+  if (!options.byDimension && fits(OVERVIEW_GRID)) return OVERVIEW_GRID;
+  return ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
 }
 
 /**
