@@ -75,7 +75,17 @@ describe('rollup-served answers equal the plain query over events', () => {
       for (const days of HEATMAP_DAYS)
         for (const eventName of [undefined, 'kill'])
           for (const buildId of [undefined, '1.1']) {
-            const q = { projectId, mapId: 'arena', bounds, cellSize, days, eventName, buildId, now: NOW };
+            const q = {
+              projectId,
+              mapId: 'arena',
+              bounds,
+              cellSize,
+              days,
+              eventName,
+              buildId,
+              includeZ: true,
+              now: NOW,
+            };
             const fromRollup = await queryHeatmap(recorded.client, q, 'rollups');
             expect(fromRollup, JSON.stringify({ cellSize, days, eventName, buildId })).toEqual(
               await queryHeatmap(clickhouse, q, 'events'),

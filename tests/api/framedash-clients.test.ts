@@ -307,6 +307,19 @@ describe('map-capture --upload and the MCP heatmap by map UUID', () => {
     validator.expectProblem(foreign, 404);
   });
 
+  it('editor overlays: heatmap?…&includeZ=true gives each cell its height range (z, z_min, z_max)', async () => {
+    const at = new Date(Date.now() - 3_600_000);
+    await insertEvents(api.clickhouse, [
+      { projectId: t.projectId, mapId: 'harbour', at, position: [-40, -40, 2], fps: 60, frameTimeMs: 16 },
+      { projectId: t.projectId, mapId: 'harbour', at, position: [-35, -45, 8], fps: 50, frameTimeMs: 20 },
+    ]);
+    const withZ = await api.request(`${P()}/heatmap?mapId=harbour&cellSize=25&days=1&includeZ=true`, { key: read() });
+    validator.expectDocumented(withZ, 'GET', '/v1/projects/{id}/heatmap');
+    expect(withZ.body.data).toEqual([expect.objectContaining({ x: -37.5, y: -37.5, z: 5, z_min: 2, z_max: 8 })]);
+    const flat = await api.request(`${P()}/heatmap?mapId=harbour&cellSize=25&days=1`, { key: read() });
+    expect(flat.body.data[0]).not.toHaveProperty('z');
+  });
+
   it('maps delete takes the id `maps list` shows (the UUID) as well as the mapId, within the project only', async () => {
     const upload = (mapId: string) =>
       uploadMap(api, { key: write(), projectId: t.projectId, fields: { ...DEFAULT_MAP_FIELDS, mapId, name: mapId } });

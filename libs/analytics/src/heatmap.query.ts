@@ -21,6 +21,8 @@ export type HeatmapQuery = {
   eventName?: string | undefined;
   /** Only events of this build (e.g. to see whether a new build fixed a slow area). */
   buildId?: string | undefined;
+  /** Each cell's height range too (z, z_min, z_max): what the game SDKs' editor overlays draw in 3D. */
+  includeZ?: boolean | undefined;
   now?: Date;
 };
 
@@ -91,6 +93,8 @@ type CellRow = {
   avg_memory: number | null;
   avg_gpu_time: number | null;
   p95_frame_time: number | null;
+  z_min: number;
+  z_max: number;
 };
 
 /**
@@ -207,7 +211,8 @@ function cellsFromEvents(q: HeatmapQuery): SqlFragment {
               round(avgIf(memory_used_bytes, memory_used_bytes > 0) / ${BYTES_PER_MB}, 3) AS avg_memory,
               round(avgIf(gpu_time_ms, gpu_time_ms > 0), 3) AS avg_gpu_time,
               if(countIf(frame_time_ms > 0) = 0, NULL,
-                 quantileTimingIf(0.95)(round(frame_time_ms * 10), frame_time_ms > 0) / 10) AS p95_frame_time
+                 quantileTimingIf(0.95)(round(frame_time_ms * 10), frame_time_ms > 0) / 10) AS p95_frame_time,
+              min(position_z) AS z_min, max(position_z) AS z_max
          FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
@@ -245,7 +250,8 @@ function cellsFromRollup(q: HeatmapQuery): SqlFragment {
               round(avgIfMerge(avg_memory) / ${BYTES_PER_MB}, 3) AS avg_memory,
               round(avgIfMerge(avg_gpu_time), 3) AS avg_gpu_time,
               if(countIfMerge(frame_samples) = 0, NULL,
-                 quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)[2] / 10) AS p95_frame_time
+                 quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)[2] / 10) AS p95_frame_time,
+              minMerge(min_z) AS z_min, maxMerge(max_z) AS z_max
          FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
@@ -254,7 +260,7 @@ function cellsFromRollup(q: HeatmapQuery): SqlFragment {
 /** Centres, nulls and the 0..1 weight (normalised by the largest cell value). */
 export function toCells(
   rows: readonly CellRow[],
-  q: Pick<HeatmapQuery, 'bounds' | 'cellSize' | 'eventName'>,
+  q: Pick<HeatmapQuery, 'bounds' | 'cellSize' | 'eventName' | 'includeZ'>,
 ): HeatmapCell[] {
   const byFrameTime = q.eventName === undefined && rows.some((r) => (r.avg_frame_time ?? 0) > 0);
   const weightOf = (r: CellRow) => (byFrameTime ? (r.avg_frame_time ?? 0) : r.event_count);
@@ -270,5 +276,6 @@ export function toCells(
     avg_memory: r.avg_memory ?? 0,
     avg_gpu_time: r.avg_gpu_time,
     p95_frame_time: r.p95_frame_time,
+    ...(q.includeZ ? { z: (r.z_min + r.z_max) / 2, z_min: r.z_min, z_max: r.z_max } : {}),
   }));
 }

@@ -58,6 +58,22 @@ export const HeatmapCellSchema = z
           'Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps ' +
           'below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none.',
       }),
+    z: z
+      .number()
+      .optional()
+      .meta({
+        description:
+          'With includeZ=true: the cell’s height, the middle of z_min..z_max (what editor overlays of the game SDKs ' +
+          'place the cell at).',
+      }),
+    z_min: z
+      .number()
+      .optional()
+      .meta({ description: 'With includeZ=true: the lowest position_z of the cell’s events.' }),
+    z_max: z
+      .number()
+      .optional()
+      .meta({ description: 'With includeZ=true: the highest position_z of the cell’s events.' }),
   })
   .meta({ id: 'HeatmapCell' });
 

@@ -65,6 +65,10 @@ export function dataLifecycleSection(source: Env) {
     {
       // How often the retention worker drops the partitions past their retention (a week expires at once).
       FRAMEDECK_API_RETENTION_INTERVAL_MS: env.positiveInt(60_000),
+      // Whether this API process runs the retention worker. Off only for test stacks: their
+      // fixtures are dated months ago, and a worker in any test's API would drop them as expired
+      // under every other test reading the same database.
+      FRAMEDECK_API_RETENTION_WORKER: env.bool(true),
       // Erasure jobs one tenant may have running at once; one more is refused with 429 and Retry-After.
       FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT: env.positiveInt(ERASURE_LIMITS.perTenant.maxRunningJobs),
       // Players in one tenant's running erasure jobs at once (at least the 500 one request may name).
@@ -81,6 +85,7 @@ export function dataLifecycleSection(source: Env) {
   );
   return {
     retentionIntervalMs: e.FRAMEDECK_API_RETENTION_INTERVAL_MS,
+    retentionWorker: e.FRAMEDECK_API_RETENTION_WORKER,
     erasureCapPerTenant: {
       maxRunningJobs: e.FRAMEDECK_API_ERASURE_MAX_JOBS_PER_TENANT,
       maxRunningPlayers: e.FRAMEDECK_API_ERASURE_MAX_PLAYERS_PER_TENANT,

@@ -38,6 +38,6 @@ export function startApiWorkers(
     deps.logger,
   );
   erasureSweep.start();
-  if (options.retention) retentionTask.start();
+  if (options.retention && config.dataLifecycle.retentionWorker) retentionTask.start();
   return { stop: async () => void (await Promise.all([erasureSweep.stop(), retentionTask.stop()])) };
 }

@@ -34,6 +34,14 @@ const HeatmapQuery = z.strictObject({
     .max(128)
     .optional()
     .meta({ description: 'Extension: only events of this build_id (see GET …/builds). Omit it for every build.' }),
+  includeZ: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({
+      description:
+        'true: each cell also carries z_min, z_max (its events’ height range) and z (the middle), as the game SDKs’ ' +
+        'editor overlays request.',
+    }),
 });
 
 export const heatmapRoute = defineRoute({
@@ -63,6 +71,7 @@ export const heatmapRoute = defineRoute({
       days: query.days,
       eventName: query.eventName,
       buildId: query.buildId,
+      includeZ: query.includeZ === 'true',
     });
   },
 });

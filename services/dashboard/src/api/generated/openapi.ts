@@ -1376,6 +1376,12 @@ export interface components {
       x: number;
       /** @description Cell centre Y in world space. */
       y: number;
+      /** @description With includeZ=true: the cell’s height, the middle of z_min..z_max (what editor overlays of the game SDKs place the cell at). */
+      z?: number;
+      /** @description With includeZ=true: the highest position_z of the cell’s events. */
+      z_max?: number;
+      /** @description With includeZ=true: the lowest position_z of the cell’s events. */
+      z_min?: number;
     };
     /** @description Every ingest refusal: this object only (not problem+json). */
     IngestError: {
@@ -4927,6 +4933,8 @@ export interface operations {
         days?: 1 | 7 | 14 | 30;
         /** @description Events mode: only events of this name. Omit it for Performance mode (every event with a frame sample). */
         eventName?: string;
+        /** @description true: each cell also carries z_min, z_max (its events’ height range) and z (the middle), as the game SDKs’ editor overlays request. */
+        includeZ?: 'true' | 'false';
         /** @description User-specified map identifier, at most 255 characters. The map's internal id (Map.id, a UUID) is accepted too, as the Framedash MCP server sends it; a map whose own mapId is that text wins. */
         mapId: string;
       };
