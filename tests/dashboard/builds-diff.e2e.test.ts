@@ -145,10 +145,18 @@ describe('builds page: where a build got worse', () => {
     expect(coloured.count).toBeLessThanOrEqual(100 * 100);
     expect(coloured.first).toEqual({ x: 200, y: 200 });
 
+    // Hovering a regressed cell (image pixel 225, 225: world 112.5, 87.5) compares both builds there.
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + (225 / IMAGE) * box.width, box.y + (225 / IMAGE) * box.height);
+    const readout = page.getByRole('region', { name: 'Hovered cell' });
+    await expect.poll(() => readout.textContent()).toContain('Centre (x, y)112.5, 87.5');
+    expect(await readout.textContent()).toMatch(/VerdictWorse.*\+4\.80 ms \(\+30\.0%\).*Samples42 → 42/);
+    await browser.screenshot('builds-diff');
+    await page.mouse.move(0, 0);
+
     // The legend states the scale and the test.
     const legend = page.getByRole('region', { name: 'Legend' });
     expect(await legend.textContent()).toMatch(/±30%.*5%.*95% confidence.*64 cells.*at least 30 frame samples/s);
-    await browser.screenshot('builds-diff');
   });
 
   it('lists the regressed cells, each linking to the heatmap at that place', async () => {
