@@ -184,6 +184,14 @@ describe('builds page: where a build got worse', () => {
     await expect.poll(() => readout.textContent()).toContain(`Centre (x, y)${x}, ${y}`);
   });
 
+  it('passes the source filter on: no automated run was seeded, so nothing is compared', async () => {
+    await page.goto(`${APP_ORIGIN}/projects/${tenant.projectId}/builds`);
+    await page.getByLabel('Source').selectOption({ label: 'Automated runs only' });
+    await expect.poll(() => page.getByTestId('build-verdict').textContent()).toContain('Not enough data');
+    expect(await page.getByTestId('build-diff-canvas').getAttribute('data-cells-outlined')).toBe('0');
+    expect(new URL(page.url()).searchParams.get('source')).toBe('automated');
+  });
+
   it('kept the pages free of script errors and CSP violations', () => {
     expect(browser.problems).toEqual([]);
   });

@@ -38,6 +38,12 @@ const METRICS: { key: BuildMetric; label: string; unit: string; digits: number }
 // The API's defaults, sent explicitly so the page can state the test it asked for.
 const MIN_SAMPLES = 30;
 const CONFIDENCE = '0.95';
+// Which events count: players', automated runs' (events:synthetic keys), or both (the API's default).
+const SOURCES: { value: '' | 'player' | 'automated'; label: string }[] = [
+  { value: '', label: 'Players and automated runs' },
+  { value: 'player', label: 'Players only' },
+  { value: 'automated', label: 'Automated runs only' },
+];
 
 export function BuildsPage({ projectId }: { projectId: string }) {
   const [daysParam, setDays] = useSearchParam('days', '30');
@@ -104,6 +110,10 @@ function Comparison({ projectId, builds, maps, days }: ComparisonProps) {
   const [mapParam, setMapId] = useSearchParam('mapId', maps[0]?.mapId ?? '');
   const [cellSizeParam, setCellSize] = useSearchParam('cellSize', '25');
   const cellSize = allowedOr(cellSizeParam, CELL_SIZES, 25);
+  const [platform, setPlatform] = useSearchParam('platform', '');
+  const [sourceParam, setSource] = useSearchParam('source', '');
+  const source = SOURCES.find((s) => s.value === sourceParam)?.value ?? '';
+  const platforms = [...new Set(builds.flatMap((b) => b.platforms))].sort();
   const map = maps.find((m) => m.mapId === mapParam);
   const options = builds.map((b) => ({ value: b.buildId, label: `${b.buildId} (${formatNumber(b.samples)} samples)` }));
   const comparison = useApi(
@@ -116,10 +126,12 @@ function Comparison({ projectId, builds, maps, days }: ComparisonProps) {
           days,
           minSamples: MIN_SAMPLES,
           ...(map && { mapId: map.mapId, cellSize, confidence: CONFIDENCE }),
+          ...(platform && { platform }),
+          ...(source && { source }),
         },
         signal,
       ),
-    [projectId, base, target, days, map?.mapId, cellSize],
+    [projectId, base, target, days, map?.mapId, cellSize, platform, source],
   );
   return (
     <Panel title="Comparison">
@@ -135,6 +147,13 @@ function Comparison({ projectId, builds, maps, days }: ComparisonProps) {
           ]}
           onChange={setMapId}
         />
+        <SelectField
+          label="Platform"
+          value={platform}
+          options={[{ value: '', label: 'All platforms' }, ...platforms.map((p) => ({ value: p, label: p }))]}
+          onChange={setPlatform}
+        />
+        <SelectField label="Source" value={source} options={SOURCES} onChange={setSource} />
         {map && (
           <SelectField
             label="Cell size"
