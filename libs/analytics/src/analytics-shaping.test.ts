@@ -25,6 +25,8 @@ describe('heatmap grid maths', () => {
         avg_memory: 1,
         avg_gpu_time: null,
         p95_frame_time: 12,
+        z_min: 0,
+        z_max: 0,
       },
       {
         cell: 12, // cx 2, cy 1 on a 10 × 10 grid
@@ -34,6 +36,8 @@ describe('heatmap grid maths', () => {
         avg_memory: 1,
         avg_gpu_time: 3,
         p95_frame_time: 40,
+        z_min: 0,
+        z_max: 0,
       },
     ];
     const q = {
