@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { literal, openConnection } from '@framedeck/clickhouse';
+import { createClickHouseReader, literal, openConnection } from '@framedeck/clickhouse';
 import { clickhouseSection, postgresSection } from '@framedeck/config';
 import { bootstrapTenant, createApiKey } from '@framedeck/accounts';
 import { queryInsights } from '@framedeck/analytics';
@@ -371,11 +371,12 @@ if (large) {
 }
 
 log('checking the insights rollups against the plain query over events');
+const reader = createClickHouseReader(clickhouseConfig);
 const rollupChecks = {};
 for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsPlayersByDay']) {
   const params = Object.fromEntries(new URL(QUERIES[name]).searchParams);
   const q = { projectId, metric: params.metric, groupBy: params.groupBy, days: Number(params.days ?? 30), limit: 10 };
-  const [api, plain] = [await fetchJson(QUERIES[name]), await queryInsights(clickhouse, q, 'events')];
+  const [api, plain] = [await fetchJson(QUERIES[name]), await queryInsights(reader, q, 'events')];
   rollupChecks[name] = JSON.stringify(api.data) === JSON.stringify(plain);
   if (!rollupChecks[name]) log(`MISMATCH ${name}`, JSON.stringify(api.data), JSON.stringify(plain));
 }
@@ -535,4 +536,5 @@ if (growth) {
 console.log('\ninsights from rollups = plain query over events:', JSON.stringify(rollupChecks));
 console.log('\nartifacts/bench/query.json');
 await pool.end();
+await reader.close();
 await clickhouse.close();
