@@ -1,13 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
-import { sql } from '@framedeck/clickhouse';
+import {
+  createClickHouseWriter,
+  ensureClickHouseDatabase,
+  identifier,
+  migrateClickHouse,
+  sql,
+  type ClickHouseWriter,
+} from '@framedeck/clickhouse';
 import { setProjectRetentionDays } from '@framedeck/postgres';
 import { DataRetentionWorker } from '../../services/api/src/project-data/data-retention.service.js';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
+import { holdRetentionTtl } from '../support/global-setup.js';
+import { testConfig } from '../support/stack.js';
 
 // Per-project retention (issue #15): a project kept 7 days and one kept 90 (the default) share
 // the events table; expiring the first drops its partitions and leaves the other's parts as
-// they were (same names: not rewritten).
+// they were (same names: not rewritten). The worker drops every expired partition of its
+// database, so it runs on a database of its own: in the shared one it would drop the other
+// tests' fixtures (dated months ago) under them.
+const retentionConfig = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_retention` };
+let clickhouse: ClickHouseWriter;
 let api: TestApi;
 let short: BootstrapResult;
 let long: BootstrapResult;
@@ -17,36 +30,46 @@ const now = new Date();
 const daysAgo = (d: number) => new Date(now.getTime() - d * DAY);
 // Stamped with the project's retention, as the consumer stamps each row from the batch envelope.
 const insert = (projectId: string, retentionDays: number, at: Date, n: number) =>
-  api.clickhouse.command(
+  clickhouse.command(
     sql`INSERT INTO events (project_id, event_id, event_name, timestamp_us, timestamp, player_id, retention_days)
         SELECT toUUID(${projectId}), generateUUIDv4(), 'tick', ${at.getTime() * 1000}, toDateTime(${Math.floor(at.getTime() / 1000)}), concat('p', toString(number)), ${retentionDays}
           FROM system.numbers LIMIT ${n}`,
   );
 
 const countOf = async (projectId: string) => {
-  const [row] = await api.clickhouse.rows<{ n: number }>(
+  const [row] = await clickhouse.rows<{ n: number }>(
     sql`SELECT count() AS n FROM events WHERE project_id = toUUID(${projectId})`,
   );
   return Number(row!.n);
 };
 const partsOf = (projectId: string) =>
-  api.clickhouse.rows<{ name: string; retention_days: number }>(
+  clickhouse.rows<{ name: string; retention_days: number }>(
     sql`SELECT DISTINCT _part AS name, retention_days FROM events WHERE project_id = toUUID(${projectId}) ORDER BY name`,
   );
 
 beforeAll(async () => {
+  await ensureClickHouseDatabase(retentionConfig);
+  clickhouse = createClickHouseWriter(retentionConfig);
+  await migrateClickHouse(clickhouse);
+  await holdRetentionTtl(retentionConfig); // the worker, not the engine's TTL, is under test
   api = await startApi();
   [short, long] = await Promise.all([
     bootstrapTenant(api.pool, { plan: 'pro' }),
     bootstrapTenant(api.pool, { plan: 'pro' }),
   ]);
   await setProjectRetentionDays(api.pool, short.projectId, 7);
-  worker = new DataRetentionWorker({ pool: api.pool, clickhouseWriter: api.clickhouse });
+  worker = new DataRetentionWorker({ pool: api.pool, clickhouseWriter: clickhouse });
   await insert(short.projectId, 7, daysAgo(20), 3);
   await insert(short.projectId, 7, daysAgo(1), 2);
   await insert(long.projectId, 90, daysAgo(20), 4);
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api?.close();
+  await clickhouse
+    ?.command(sql`DROP DATABASE IF EXISTS ${identifier(retentionConfig.database)}`)
+    .catch(() => undefined);
+  await clickhouse?.close();
+});
 
 describe('data retention', () => {
   it('stamps each row with its project’s retention and drops only the expired project’s partitions', async () => {

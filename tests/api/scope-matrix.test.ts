@@ -46,6 +46,13 @@ const MATRIX: MatrixRow[] = [
     request: async (t) => ({ url: `/v1/projects/${t.projectId}/status` }),
   },
   {
+    operationId: 'updateProject',
+    method: 'PATCH',
+    path: '/v1/projects/{id}',
+    scope: 'data:admin',
+    request: async (t) => ({ url: `/v1/projects/${t.projectId}`, method: 'PATCH', json: { rawRetentionDays: 90 } }),
+  },
+  {
     operationId: 'listApiKeys',
     method: 'GET',
     path: '/v1/projects/{id}/keys',

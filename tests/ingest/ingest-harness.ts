@@ -148,7 +148,11 @@ export async function expectRollupsCountEachEventOnce(
     );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };
-  await waitFor(async () => ((c) => c.daily_counts! >= c.events!)(await counts()), {
+  // Views of one insert become visible one after another: wait for all of them.
+  const caughtUp = (c: Record<string, number>) =>
+    ['daily_counts', 'project_hours', 'build_stats'].every((k) => c[k]! >= c.events!) &&
+    c.heatmap_cells! >= c.positioned!;
+  await waitFor(async () => caughtUp(await counts()), {
     timeoutMs,
     intervalMs: 250,
     what: `the rollups of project ${projectId}`,

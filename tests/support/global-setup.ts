@@ -31,7 +31,7 @@ export default async function setup(): Promise<void> {
  * database's events table has no TTL; retention tests drop partitions through the retention
  * worker with an explicit clock instead.
  */
-async function holdRetentionTtl(config: ClickHouseConfig): Promise<void> {
+export async function holdRetentionTtl(config: ClickHouseConfig): Promise<void> {
   const writer: ClickHouseWriter = createClickHouseWriter(config);
   try {
     if ((await writer.engine()).generation !== 'modern') return;
