@@ -19,9 +19,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-# The second run: every integration tier that reads or writes ClickHouse.
-SECOND_RUN=(--project integration tests/foundation/migrations.test.ts tests/ingest tests/analytics tests/sql tests/alerts
-  tests/kafka/record-limits.test.ts tests/kafka/dead-letter-replay.test.ts)
+# The second run: every integration tier that reads or writes ClickHouse. (The Kafka tiers'
+# ClickHouse side is the consumer's insert, which tests/ingest covers on both engines; left
+# out to keep npm test within its 20 minutes.)
+SECOND_RUN=(--project integration tests/foundation/migrations.test.ts tests/ingest tests/analytics tests/sql tests/alerts)
 
 mkdir -p "$PID_DIR"
 before="$(running_components)"
