@@ -106,9 +106,18 @@ start_redis() {
   log "redis: starting on $HOST:$REDIS_PORT"
   mkdir -p "$STATE_DIR/redis"
   # Pure cache and rate-limit windows: no persistence (--save "" --appendonly no).
-  # Redis daemonizes itself and writes the pid file.
-  redis-server --daemonize yes --bind "$HOST" --port "$REDIS_PORT" --save "" --appendonly no \
-    --dir "$STATE_DIR/redis" --pidfile "$(pid_file redis)" --logfile "$LOG_DIR/redis.log" 9>&-
+  # Redis daemonizes itself and writes the pid file. A restart right after a SIGKILL (the fault
+  # tests) can find the port not yet released and exit at once: try again a few times.
+  local attempt tick
+  for attempt in 1 2 3 4 5; do
+    redis-server --daemonize yes --bind "$HOST" --port "$REDIS_PORT" --save "" --appendonly no \
+      --dir "$STATE_DIR/redis" --pidfile "$(pid_file redis)" --logfile "$LOG_DIR/redis.log" 9>&-
+    for tick in 1 2 3 4 5 6 7 8 9 10; do
+      redis_ping && break 2
+      sleep 0.2
+    done
+    log "redis: not answering 2 s after start (attempt $attempt); starting it again"
+  done
   started+=(redis)
 }
 
