@@ -158,11 +158,15 @@ const COLUMNS = `project_id, event_id, event_name, timestamp_us, timestamp, sess
  * rollup_input (whose views feed the rollups): the same SELECT twice.
  */
 async function insertGenerated(projectId, rows, count, offset, options) {
+  const seconds = {};
   for (const table of ['events', 'rollup_input']) {
+    const t0 = performance.now();
     await clickhouse.command({
       query: `INSERT INTO ${table} (${COLUMNS}) SELECT * FROM (${generatedRows(projectId, rows, count, offset, options)})`,
     });
+    seconds[table] = (performance.now() - t0) / 1000;
   }
+  return seconds;
 }
 
 /** The project of `rows` events: reused from an earlier run, or generated now. */
@@ -177,7 +181,12 @@ async function loadProject(rows) {
   const t0 = performance.now();
   const CHUNK = 1_000_000;
   for (let offset = 0; offset < rows; offset += CHUNK) {
-    await insertGenerated(project.projectId, rows, Math.min(CHUNK, rows - offset), offset);
+    const count = Math.min(CHUNK, rows - offset);
+    const seconds = await insertGenerated(project.projectId, rows, count, offset);
+    // Progress on a load that takes minutes: where the time goes (raw table or rollup views).
+    log(
+      `${offset + count} / ${rows}: events ${seconds.events.toFixed(1)} s, rollups ${seconds.rollup_input.toFixed(1)} s`,
+    );
   }
   const loadSeconds = (performance.now() - t0) / 1000;
   log(`loaded in ${loadSeconds.toFixed(1)} s`);
