@@ -24,8 +24,16 @@ import { queryInsights } from '@framedeck/analytics';
 import { createPool, saveMapImage, upsertMap } from '@framedeck/postgres';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** The reference size, measured in every run (and the one PostgreSQL loads). */
-const BASE_ROWS = 10_000_000;
+/** The size the data set's shape is defined at (players scale with rows from it). */
+const REFERENCE_ROWS = 10_000_000;
+/**
+ * The size measured in every run (and the one PostgreSQL loads): 10 M unless BENCH_BASE_ROWS
+ * says otherwise — e.g. BENCH_BASE_ROWS=1000000 BENCH_ROWS=10000000 measures a tenfold growth
+ * in the time one 10 M load takes, when a 100 M load does not fit.
+ */
+const BASE_ROWS = Number(process.env.BENCH_BASE_ROWS ?? REFERENCE_ROWS);
+/** BENCH_POSTGRES=0 leaves out the PostgreSQL comparison (a copy of the base rows and its queries). */
+const WITH_POSTGRES = process.env.BENCH_POSTGRES !== '0';
 /** The size the growth is measured at; equal to BASE_ROWS by default (no second project). */
 const ROWS = Math.max(BASE_ROWS, Number(process.env.BENCH_ROWS ?? BASE_ROWS));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
@@ -120,7 +128,7 @@ async function benchProject(existing) {
 const SESSION_EVENTS = 400;
 const PLAYERS_PER_10M = 5_000;
 function generatedRows(projectId, rows, count, offset, { recent = false } = {}) {
-  const players = Math.round((PLAYERS_PER_10M * rows) / BASE_ROWS);
+  const players = Math.round((PLAYERS_PER_10M * rows) / REFERENCE_ROWS);
   const n = `(number + ${offset})`;
   const session = `intDiv(${n}, ${SESSION_EVENTS})`;
   const h = (salt) => `intHash32(${n} * ${salt})`; // per event
@@ -194,7 +202,7 @@ async function loadProject(rows) {
 }
 
 // Earlier runs' rows go first (this database is the bench's own) unless they are reused.
-if (process.env.BENCH_REUSE === '0' || !(await reusableProject(BASE_ROWS))) {
+if (process.env.BENCH_REUSE === '0' || (!(await reusableProject(BASE_ROWS)) && !(await reusableProject(ROWS)))) {
   for (const table of [
     'events',
     'rollup_heatmap_cells',
@@ -219,40 +227,45 @@ const large = ROWS > BASE_ROWS ? await loadProject(ROWS) : undefined;
 const { projectId, key } = small;
 const loadSeconds = small.loadSeconds;
 
-// ---- the same rows in PostgreSQL (the 10 M project) ----------------------------------------------
-let pgLoadSeconds = null;
-const pgCount = await pool.query('SELECT count(*) AS n FROM bench_events WHERE project_id = $1', [projectId]).then(
-  (r) => Number(r.rows[0].n),
-  () => 0,
-);
-if (pgCount !== BASE_ROWS) {
-  log('copying the same rows into PostgreSQL (COPY FROM STDIN, then indexes and ANALYZE)');
-  await pool.query(`DROP TABLE IF EXISTS bench_events`);
-  await pool.query(`CREATE UNLOGGED TABLE bench_events (
-    project_id uuid, event_name text, ts timestamptz, session_id text, player_id text, map_id text,
-    has_position boolean, position_x real, position_y real, fps real, frame_time_ms real,
-    memory_used_bytes bigint, gpu_time_ms real, build_id text, platform text)`);
-  const t0 = performance.now();
-  const source = await clickhouse.exec({
-    query: `SELECT project_id, event_name, formatDateTime(timestamp, '%Y-%m-%d %H:%M:%S+00', 'UTC'), session_id,
-              player_id, map_id, has_position = 1, position_x, position_y, fps, frame_time_ms, memory_used_bytes,
-              gpu_time_ms, build_id, platform
-            FROM events WHERE project_id = ${literal(projectId)} FORMAT TabSeparated`,
-  });
-  const psql = spawn('psql', [PG_URL, '-v', 'ON_ERROR_STOP=1', '-c', 'COPY bench_events FROM STDIN'], {
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-  source.stream.pipe(psql.stdin);
-  const code = await new Promise((resolve) => psql.once('exit', resolve));
-  if (code !== 0) throw new Error(`psql COPY exited ${code}`);
-  // The indexes a team would add for these queries: project + time, and project + map + time.
-  await pool.query(`CREATE INDEX ON bench_events (project_id, ts)`);
-  await pool.query(`CREATE INDEX ON bench_events (project_id, map_id, ts)`);
-  await pool.query(`ANALYZE bench_events`);
-  pgLoadSeconds = (performance.now() - t0) / 1000;
+// ---- the same rows in PostgreSQL (the base project) ---------------------------------------------
+/** Copies the base project's rows into PostgreSQL unless an earlier run left them there. */
+async function copyToPostgres() {
+  let loadSeconds = null;
+  const pgCount = await pool.query('SELECT count(*) AS n FROM bench_events WHERE project_id = $1', [projectId]).then(
+    (r) => Number(r.rows[0].n),
+    () => 0,
+  );
+  if (pgCount !== BASE_ROWS) {
+    log('copying the same rows into PostgreSQL (COPY FROM STDIN, then indexes and ANALYZE)');
+    await pool.query(`DROP TABLE IF EXISTS bench_events`);
+    await pool.query(`CREATE UNLOGGED TABLE bench_events (
+      project_id uuid, event_name text, ts timestamptz, session_id text, player_id text, map_id text,
+      has_position boolean, position_x real, position_y real, fps real, frame_time_ms real,
+      memory_used_bytes bigint, gpu_time_ms real, build_id text, platform text)`);
+    const t0 = performance.now();
+    const source = await clickhouse.exec({
+      query: `SELECT project_id, event_name, formatDateTime(timestamp, '%Y-%m-%d %H:%M:%S+00', 'UTC'), session_id,
+                player_id, map_id, has_position = 1, position_x, position_y, fps, frame_time_ms, memory_used_bytes,
+                gpu_time_ms, build_id, platform
+              FROM events WHERE project_id = ${literal(projectId)} FORMAT TabSeparated`,
+    });
+    const psql = spawn('psql', [PG_URL, '-v', 'ON_ERROR_STOP=1', '-c', 'COPY bench_events FROM STDIN'], {
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    source.stream.pipe(psql.stdin);
+    const code = await new Promise((resolve) => psql.once('exit', resolve));
+    if (code !== 0) throw new Error(`psql COPY exited ${code}`);
+    // The indexes a team would add for these queries: project + time, and project + map + time.
+    await pool.query(`CREATE INDEX ON bench_events (project_id, ts)`);
+    await pool.query(`CREATE INDEX ON bench_events (project_id, map_id, ts)`);
+    await pool.query(`ANALYZE bench_events`);
+    loadSeconds = (performance.now() - t0) / 1000;
+  }
+  const rows = Number((await pool.query('SELECT count(*) AS n FROM bench_events')).rows[0].n);
+  log(`PostgreSQL: ${rows} rows`);
+  return { rows, loadSeconds };
 }
-const pgRows = Number((await pool.query('SELECT count(*) AS n FROM bench_events')).rows[0].n);
-log(`PostgreSQL: ${pgRows} rows`);
+const pgCopy = WITH_POSTGRES ? await copyToPostgres() : null;
 
 // ---- measurements ------------------------------------------------------------------------------
 const api = spawn(process.execPath, [`${root}services/api/dist/main.js`], {
@@ -447,21 +460,26 @@ const PG_QUERIES = {
                           AND s.ts > f2.t2 AND s.ts <= f2.t1 + interval '1 hour' GROUP BY 1)
     SELECT (SELECT count(*) FROM f1), (SELECT count(*) FROM f2), (SELECT count(*) FROM f3)`,
 };
-log(`PostgreSQL: ${PG_SAMPLES} runs per query over the same ${pgRows} rows`);
-const pgClient = new pg.Client({ connectionString: PG_URL });
-await pgClient.connect();
-const postgres = {};
-for (const [name, text] of Object.entries(PG_QUERIES)) {
-  const times = [];
-  for (let i = 0; i < PG_SAMPLES + 1; i++) {
-    const t = performance.now();
-    await pgClient.query(text, [projectId]);
-    if (i > 0) times.push(performance.now() - t); // the first run warms the cache
+/** The same questions asked of PostgreSQL directly. */
+async function measurePostgres() {
+  const postgres = {};
+  log(`PostgreSQL: ${PG_SAMPLES} runs per query over the same ${pgCopy.rows} rows`);
+  const pgClient = new pg.Client({ connectionString: PG_URL });
+  await pgClient.connect();
+  for (const [name, text] of Object.entries(PG_QUERIES)) {
+    const times = [];
+    for (let i = 0; i < PG_SAMPLES + 1; i++) {
+      const t = performance.now();
+      await pgClient.query(text, [projectId]);
+      if (i > 0) times.push(performance.now() - t); // the first run warms the cache
+    }
+    postgres[name] = stats(times);
+    log(`postgres ${name}`, postgres[name]);
   }
-  postgres[name] = stats(times);
-  log(`postgres ${name}`, postgres[name]);
+  await pgClient.end();
+  return postgres;
 }
-await pgClient.end();
+const postgres = pgCopy ? await measurePostgres() : null;
 
 // ---- report ----------------------------------------------------------------------------------
 const results = {
@@ -497,9 +515,9 @@ const results = {
       ]),
     ),
   },
-  postgres: {
-    rows: pgRows,
-    loadSeconds: pgLoadSeconds === null ? 'reused' : round(pgLoadSeconds),
+  postgres: pgCopy && {
+    rows: pgCopy.rows,
+    loadSeconds: pgCopy.loadSeconds === null ? 'reused' : round(pgCopy.loadSeconds),
     indexes: ['(project_id, ts)', '(project_id, map_id, ts)'],
     ...Object.fromEntries(
       Object.entries(postgres).map(([k, v]) => [
@@ -529,7 +547,7 @@ for (const [name, p50, p95, ceiling, ratio] of rows) {
   );
 }
 console.log('\nPostgreSQL 15, same rows            p50 ms   × ClickHouse-through-API p50');
-for (const [name, v] of Object.entries(results.postgres).filter(([, v]) => typeof v === 'object' && 'p50' in v)) {
+for (const [name, v] of Object.entries(results.postgres ?? {}).filter(([, v]) => typeof v === 'object' && 'p50' in v)) {
   console.log(
     `${name.padEnd(36)} ${String(v.p50).padStart(7)} ${String(v.postgresP50ToClickHouseApiP50).padStart(10)}×`,
   );
