@@ -18,6 +18,8 @@ export type FixtureEvent = {
   renderThreadMs?: number;
   buildId?: string;
   platform?: string;
+  /** Stored source; player when absent. */
+  source?: 'unspecified' | 'player' | 'automated';
   eventId?: string;
 };
 
@@ -45,7 +47,7 @@ export function toRow(e: FixtureEvent): Record<string, unknown> {
     'attributes.value': [],
     'metrics.key': [],
     'metrics.value': [],
-    source: 'player',
+    source: e.source ?? 'player',
     build_id: e.buildId ?? '',
     platform: e.platform ?? '',
     engine_version: '',

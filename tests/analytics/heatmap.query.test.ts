@@ -62,6 +62,9 @@ describe('heatmap cells', () => {
         avg_memory: 150,
         avg_gpu_time: null,
         p95_frame_time: 32, // nearest rank of {16, 32}
+        p99_frame_time: 32,
+        hitch_share_33ms: 0, // 32 ms is within the 33.3 ms budget
+        hitch_share_50ms: 0,
         weight: expect.closeTo(24 / 50, 9),
       },
       {
@@ -73,6 +76,9 @@ describe('heatmap cells', () => {
         avg_memory: 0,
         avg_gpu_time: 4,
         p95_frame_time: 10,
+        p99_frame_time: 10,
+        hitch_share_33ms: 0,
+        hitch_share_50ms: 0,
         weight: expect.closeTo(10 / 50, 9),
       },
       {
@@ -84,6 +90,9 @@ describe('heatmap cells', () => {
         avg_memory: 512,
         avg_gpu_time: 10,
         p95_frame_time: 50,
+        p99_frame_time: 50,
+        hitch_share_33ms: 1, // 50 ms is over 33.3 ms...
+        hitch_share_50ms: 0, // ...but not over 50 ms
         weight: 1,
       },
     ]);
@@ -97,6 +106,31 @@ describe('heatmap cells', () => {
     ]);
     // the event without a frame sample does not drag the averages to 0
     expect(cells[0]!.avg_fps).toBe(45);
+  });
+
+  it('p99 and hitch shares: tails of 100 frame samples', async () => {
+    const tails = randomUUID();
+    // 89 frames of 10 ms, 7 of 40 ms (hitches over 33.3 ms), 4 of 60 ms (over 50 ms too): the
+    // 95th and 99th values in order are 40 and 60 whichever rank convention.
+    const frameTimes = [...Array<number>(89).fill(10), ...Array<number>(7).fill(40), ...Array<number>(4).fill(60)];
+    await insertEvents(
+      clickhouse,
+      frameTimes.map((frameTimeMs) => ({ projectId: tails, mapId: 'arena', at, position: [0, 0], frameTimeMs })),
+    );
+    const [cell] = await queryHeatmap(clickhouse, {
+      projectId: tails,
+      mapId: 'arena',
+      bounds,
+      cellSize: 25,
+      days: 7,
+      now: NOW,
+    });
+    expect(cell).toMatchObject({
+      p95_frame_time: 40,
+      p99_frame_time: 60,
+      hitch_share_33ms: 0.11,
+      hitch_share_50ms: 0.04,
+    });
   });
 
   it('averages are rounded to 0.001', async () => {

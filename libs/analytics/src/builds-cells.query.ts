@@ -1,4 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { criticalZ, testCell, type CellTest, type CellTestRule, type StratumStats } from './cell-regression.js';
 import {
   BYTES_PER_MB,
@@ -17,14 +18,12 @@ import type { QuerySource } from './query-source.js';
  * platform) when the map lines up with it, else from the events.
  */
 
-/** Frames longer than these are hitches (30 fps and 20 fps frame budgets missed). */
-export const HITCH_THRESHOLDS_MS = [33.3, 50] as const;
-
-export type BuildCellsQuery = Pick<HeatmapQuery, 'projectId' | 'mapId' | 'bounds' | 'cellSize' | 'days' | 'now'> & {
+export type BuildCellsQuery = Pick<
+  HeatmapQuery,
+  'projectId' | 'mapId' | 'bounds' | 'cellSize' | 'days' | 'now' | 'platform' | 'source'
+> & {
   base: string;
   target: string;
-  platform?: string | undefined;
-  source?: 'player' | 'automated' | undefined;
 } & CellTestRule;
 
 /** One build's frame statistics in one cell; numbers are null without frame samples. */
@@ -65,36 +64,6 @@ export type BuildCellsComparison = {
   source: QuerySource;
 };
 
-/** Aggregates of the two sources, same names: merges of rollup states, or plain aggregates over events. */
-const AGGREGATES: Record<QuerySource, Record<string, string>> = {
-  rollups: {
-    n: 'countIfMerge(frame_samples)',
-    mean: 'avgIfMerge(avg_frame_time)',
-    variance: 'varSampIfMerge(frame_time_var)',
-    q: 'quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)',
-    fps: 'avgIfMerge(avg_fps)',
-    memory: 'avgIfMerge(avg_memory)',
-    gpu: 'avgIfMerge(avg_gpu_time)',
-    game: 'avgIfMerge(avg_game_thread)',
-    render: 'avgIfMerge(avg_render_thread)',
-    h33: 'countIfMerge(hitches_33ms)',
-    h50: 'countIfMerge(hitches_50ms)',
-  },
-  events: {
-    n: 'countIf(frame_time_ms > 0)',
-    mean: 'avgIf(frame_time_ms, frame_time_ms > 0)',
-    variance: 'varSampIf(frame_time_ms, frame_time_ms > 0)',
-    q: 'quantilesTimingIf(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0)',
-    fps: 'avgIf(fps, fps > 0)',
-    memory: 'avgIf(memory_used_bytes, memory_used_bytes > 0)',
-    gpu: 'avgIf(gpu_time_ms, gpu_time_ms > 0)',
-    game: 'avgIf(game_thread_ms, game_thread_ms > 0)',
-    render: 'avgIf(render_thread_ms, render_thread_ms > 0)',
-    h33: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[0]})`,
-    h50: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[1]})`,
-  },
-};
-
 /** Column aliases carry a c_ prefix: an alias named like a column (fps) would replace it in WHERE. */
 type StratumRow = {
   cell: number;
@@ -114,20 +83,20 @@ export async function compareBuildCells(
   q: BuildCellsQuery,
   wanted: QuerySource = 'rollups',
 ): Promise<BuildCellsComparison> {
+  // Both builds' cells, with the platform and source filters (cellSelection applies them).
   const heatmap: HeatmapQuery = { ...q, eventName: undefined, buildId: undefined };
   const source = heatmapSource(heatmap, wanted);
   const { cell, from } = cellSelection(heatmap, source, { byDimension: true });
-  const a = AGGREGATES[source];
-  const platform = q.platform !== undefined ? sql` AND platform = ${q.platform}` : sql``;
-  const origin = q.source !== undefined ? sql` AND source = ${q.source}` : sql``;
-  const rows: SqlFragment = sql`FROM ${from} AND build_id IN (${q.base}, ${q.target})${platform}${origin}`;
+  const a = CELL_AGGREGATES[source];
+  const rows: SqlFragment = sql`FROM ${from} AND build_id IN (${q.base}, ${q.target})`;
   const [strata, sides] = await Promise.all([
     clickhouse.rows<StratumRow>(sql`SELECT ${cell} AS cell, build_id, platform,
-        ${raw(a.n!)} AS c_n, ${raw(a.mean!)} AS c_mean, ${raw(a.variance!)} AS c_variance
+        ${raw(a.frameSamples)} AS c_n, ${raw(a.frameTimeMean)} AS c_mean, ${raw(a.frameTimeVariance)} AS c_variance
       ${rows} GROUP BY cell, build_id, platform`),
-    clickhouse.rows<SideRow>(sql`SELECT ${cell} AS cell, build_id, ${raw(a.n!)} AS c_n, ${raw(a.q!)} AS c_q,
-        ${raw(a.mean!)} AS c_mean, ${raw(a.fps!)} AS c_fps, ${raw(a.memory!)} AS c_memory, ${raw(a.gpu!)} AS c_gpu,
-        ${raw(a.game!)} AS c_game, ${raw(a.render!)} AS c_render, ${raw(a.h33!)} AS c_h33, ${raw(a.h50!)} AS c_h50
+    clickhouse.rows<SideRow>(sql`SELECT ${cell} AS cell, build_id, ${raw(a.frameSamples)} AS c_n,
+        ${raw(a.frameTimeQuantiles)} AS c_q, ${raw(a.frameTimeMean)} AS c_mean, ${raw(a.fps)} AS c_fps,
+        ${raw(a.memoryBytes)} AS c_memory, ${raw(a.gpuTime)} AS c_gpu, ${raw(a.gameThread)} AS c_game,
+        ${raw(a.renderThread)} AS c_render, ${raw(a.hitches33)} AS c_h33, ${raw(a.hitches50)} AS c_h50
       ${rows} GROUP BY cell, build_id ORDER BY cell`),
   ]);
   return judgeCells(strata, sides, q, source);

@@ -1,4 +1,6 @@
-import { identifier, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { identifier, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { CELL_AGGREGATES } from './cell-aggregates.js';
+import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { HeatmapCell, MapBounds } from './heatmap.schema.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
@@ -11,6 +13,10 @@ export const HEATMAP_DEFAULTS = { cellSize: 25, days: 7 } as const;
 /** 1 MB in avg_memory is 2^20 bytes (a MiB), as engines and profilers report memory. */
 export const BYTES_PER_MB = 1_048_576;
 
+/**
+ * A heatmap's events. The dimension filter (platform, build, source) keeps only those events,
+ * e.g. to see whether a new build fixed a slow area, or a map's cells on one platform.
+ */
 export type HeatmapQuery = {
   projectId: string;
   mapId: string;
@@ -19,12 +25,13 @@ export type HeatmapQuery = {
   days: number;
   /** Events mode when given; Performance mode (every event carrying a frame sample) when absent. */
   eventName?: string | undefined;
-  /** Only events of this build (e.g. to see whether a new build fixed a slow area). */
-  buildId?: string | undefined;
   /** Each cell's height range too (z, z_min, z_max): what the game SDKs' editor overlays draw in 3D. */
   includeZ?: boolean | undefined;
+  /** Z slice (one floor of a multi-floor map): only events with position_z ≥ zMin and ≤ zMax. */
+  zMin?: number | undefined;
+  zMax?: number | undefined;
   now?: Date;
-};
+} & DimensionFilter;
 
 /** Number of cells along one axis; a point on the max edge belongs to the last cell. */
 export function cellsAlong(min: number, max: number, cellSize: number): number {
@@ -74,14 +81,24 @@ export function heatmapFilter(q: HeatmapQuery): { prewhere: SqlFragment; where: 
       : sql``;
   const name = q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
   const frameSample = q.eventName !== undefined ? sql`` : sql` AND (fps > 0 OR frame_time_ms > 0)`;
-  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
   return {
     prewhere: sql`map_id = ${q.mapId}${name}`,
-    where: sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))}${frameSample}${build}
+    where: sql`${projectAndWindow(q.projectId, lastDays(q.days, q.now))}${frameSample}${dimensionConditions(q)}
     AND has_position = 1
     AND position_x >= ${b.worldMinX} AND position_x <= ${b.worldMaxX}
-    AND position_y >= ${b.worldMinY} AND position_y <= ${b.worldMaxY}${z}`,
+    AND position_y >= ${b.worldMinY} AND position_y <= ${b.worldMaxY}${z}${zSlice(q)}`,
   };
+}
+
+/** The z slice's conditions (either bound may be absent). */
+function zSlice(q: Pick<HeatmapQuery, 'zMin' | 'zMax'>): SqlFragment {
+  const from = q.zMin !== undefined ? sql` AND position_z >= ${q.zMin}` : sql``;
+  const to = q.zMax !== undefined ? sql` AND position_z <= ${q.zMax}` : sql``;
+  return sql`${from}${to}`;
+}
+
+export function hasZSlice(q: Pick<HeatmapQuery, 'zMin' | 'zMax'>): boolean {
+  return q.zMin !== undefined || q.zMax !== undefined;
 }
 
 type CellRow = {
@@ -93,6 +110,9 @@ type CellRow = {
   avg_memory: number | null;
   avg_gpu_time: number | null;
   p95_frame_time: number | null;
+  p99_frame_time: number | null;
+  hitch_share_33ms: number | null;
+  hitch_share_50ms: number | null;
   z_min: number;
   z_max: number;
 };
@@ -106,13 +126,16 @@ export async function queryHeatmap(
   q: HeatmapQuery,
   source: QuerySource = 'rollups',
 ): Promise<HeatmapCell[]> {
-  const query = heatmapSource(q, source) === 'rollups' ? cellsFromRollup(q) : cellsFromEvents(q);
-  return toCells(await clickhouse.rows<CellRow>(query), q);
+  return toCells(await clickhouse.rows<CellRow>(cellsQuery(q, heatmapSource(q, source))), q);
 }
 
-/** What answers a heatmap-shaped query: the rollup when asked and the map lines up with it (servedByRollup). */
-export function heatmapSource(q: Pick<HeatmapQuery, 'bounds'>, wanted: QuerySource): QuerySource {
-  return wanted === 'rollups' && servedByRollup(q.bounds) ? 'rollups' : 'events';
+/**
+ * What answers a heatmap-shaped query: the rollup when asked, the map lines up with it
+ * (servedByRollup) and no z slice is asked (the rollup keeps each cell's z range, not each
+ * event's z); else the events.
+ */
+export function heatmapSource(q: Pick<HeatmapQuery, 'bounds' | 'zMin' | 'zMax'>, wanted: QuerySource): QuerySource {
+  return wanted === 'rollups' && servedByRollup(q.bounds) && !hasZSlice(q) ? 'rollups' : 'events';
 }
 
 /**
@@ -130,7 +153,7 @@ export function cellSelection(
     const filter = heatmapFilter(q);
     return { cell: cellKey(q), from: sql`events PREWHERE ${filter.prewhere} WHERE ${filter.where}` };
   }
-  const grid = rollupGrid(q, { byDimension: options.byDimension === true || q.buildId !== undefined });
+  const grid = rollupGrid(q, { byDimension: options.byDimension === true || hasDimensionFilter(q) });
   const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize, grid.size);
   const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
   // The overview rollup marks its Performance rows with the name '' and its Events rows with has_sample 0.
@@ -139,11 +162,10 @@ export function cellSelection(
     q.eventName !== undefined
       ? sql`event_name = ${q.eventName}${overview ? sql` AND has_sample = 0` : sql``}`
       : sql`has_sample = 1${overview ? sql` AND event_name = ''` : sql``}`;
-  const build = q.buildId !== undefined ? sql` AND build_id = ${q.buildId}` : sql``;
   return {
     cell: sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`,
     from: sql`${identifier(grid.table)}
-        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${build}
+        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${dimensionConditions(q)}
           AND ${x.inside} AND ${y.inside}`,
   };
 }
@@ -193,32 +215,6 @@ export function rollupGrid(
 }
 
 /**
- * The plain query. Reads the events table without FINAL: duplicates exist only between a
- * Kafka redelivery and the next background merge (rare, and bounded to a batch), while FINAL
- * would make every heatmap several times slower.
- */
-function cellsFromEvents(q: HeatmapQuery): SqlFragment {
-  const { cell, from } = cellSelection(q, 'events');
-  // NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
-  // Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per
-  // value cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
-  // p95: quantileTiming over tenths of a millisecond — exact (nearest rank) below 102.4 ms,
-  // coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir quantile here.
-  return sql`SELECT ${cell} AS cell,
-              count() AS event_count,
-              round(avgIf(fps, fps > 0), 3) AS avg_fps,
-              round(avgIf(frame_time_ms, frame_time_ms > 0), 3) AS avg_frame_time,
-              round(avgIf(memory_used_bytes, memory_used_bytes > 0) / ${BYTES_PER_MB}, 3) AS avg_memory,
-              round(avgIf(gpu_time_ms, gpu_time_ms > 0), 3) AS avg_gpu_time,
-              if(countIf(frame_time_ms > 0) = 0, NULL,
-                 quantileTimingIf(0.95)(round(frame_time_ms * 10), frame_time_ms > 0) / 10) AS p95_frame_time,
-              min(position_z) AS z_min, max(position_z) AS z_max
-         FROM ${from}
-        GROUP BY cell
-        ORDER BY cell`;
-}
-
-/**
  * The heatmap cell of a rollup cell along one axis. A rollup cell starting on the max edge
  * holds points on that edge (which belong to the last cell, as in the events query) and
  * points past it (which belong to none): `on_grid` tells them apart.
@@ -240,21 +236,49 @@ function rollupAxis(
   };
 }
 
-/** The same cells from rollup_heatmap_cells: one row per 5-unit cell, day and dimension, whatever the events' number. */
-function cellsFromRollup(q: HeatmapQuery): SqlFragment {
-  const { cell, from } = cellSelection(q, 'rollups');
+/**
+ * The cells' statistics, over either source (CELL_AGGREGATES). The plain query reads the
+ * events table without FINAL: duplicates exist only between a Kafka redelivery and the next
+ * background merge (rare, and bounded to a batch), while FINAL would make every heatmap
+ * several times slower.
+ * NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
+ * Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per value
+ * cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
+ */
+function cellsQuery(q: HeatmapQuery, source: QuerySource): SqlFragment {
+  const { cell, from } = cellSelection(q, source);
+  const a = CELL_AGGREGATES[source];
   return sql`SELECT ${cell} AS cell,
-              countMerge(events) AS event_count,
-              round(avgIfMerge(avg_fps), 3) AS avg_fps,
-              round(avgIfMerge(avg_frame_time), 3) AS avg_frame_time,
-              round(avgIfMerge(avg_memory) / ${BYTES_PER_MB}, 3) AS avg_memory,
-              round(avgIfMerge(avg_gpu_time), 3) AS avg_gpu_time,
-              if(countIfMerge(frame_samples) = 0, NULL,
-                 quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)[2] / 10) AS p95_frame_time,
-              minMerge(min_z) AS z_min, maxMerge(max_z) AS z_max
+              ${raw(a.events)} AS event_count,
+              round(${raw(a.fps)}, 3) AS avg_fps,
+              round(${raw(a.frameTimeMean)}, 3) AS avg_frame_time,
+              round(${raw(a.memoryBytes)} / ${BYTES_PER_MB}, 3) AS avg_memory,
+              round(${raw(a.gpuTime)}, 3) AS avg_gpu_time,
+              ${frameTailColumns(source)},
+              ${raw(a.zMin)} AS z_min, ${raw(a.zMax)} AS z_max
          FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
+}
+
+/**
+ * p95_frame_time, p99_frame_time, hitch_share_33ms and hitch_share_50ms of a group of frame
+ * samples (frame time above 0), null without any: the tail columns heatmap cells and worst
+ * areas share. Quantiles are quantileTiming over tenths of a millisecond — exact (nearest rank)
+ * below 102.4 ms, coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir
+ * quantile here; a hitch share is the frames over the threshold / the frame samples.
+ */
+export function frameTailColumns(source: QuerySource): SqlFragment {
+  const a = CELL_AGGREGATES[source];
+  const whenSampled = (value: string) => `if(${a.frameSamples} = 0, NULL, ${value})`;
+  return raw(
+    [
+      `${whenSampled(`${a.frameTimeQuantiles}[2] / 10`)} AS p95_frame_time`,
+      `${whenSampled(`${a.frameTimeQuantiles}[3] / 10`)} AS p99_frame_time`,
+      `${whenSampled(`${a.hitches33} / ${a.frameSamples}`)} AS hitch_share_33ms`,
+      `${whenSampled(`${a.hitches50} / ${a.frameSamples}`)} AS hitch_share_50ms`,
+    ].join(',\n'),
+  );
 }
 
 /** Centres, nulls and the 0..1 weight (normalised by the largest cell value). */
@@ -276,6 +300,9 @@ export function toCells(
     avg_memory: r.avg_memory ?? 0,
     avg_gpu_time: r.avg_gpu_time,
     p95_frame_time: r.p95_frame_time,
+    p99_frame_time: r.p99_frame_time,
+    hitch_share_33ms: r.hitch_share_33ms,
+    hitch_share_50ms: r.hitch_share_50ms,
     ...(q.includeZ ? { z: (r.z_min + r.z_max) / 2, z_min: r.z_min, z_max: r.z_max } : {}),
   }));
 }

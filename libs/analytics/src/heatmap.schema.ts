@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HITCH_THRESHOLDS_MS } from './cell-aggregates.js';
 import { BYTES_PER_MB } from './heatmap.query.js';
 
 /**
@@ -15,6 +16,20 @@ export const MapBoundsSchema = z.object({
 });
 
 export type MapBounds = z.output<typeof MapBoundsSchema>;
+
+/** A cell's share of hitches: frames over a threshold. */
+function hitchShare(thresholdMs: number, fps: string) {
+  return z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .meta({
+      description:
+        `Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over ` +
+        `${thresholdMs} ms (a ${fps} fps frame budget missed); null when the cell has none.`,
+    });
+}
 
 /**
  * One heatmap cell as GET /v1/projects/{id}/heatmap answers it: the one declaration of the
@@ -58,6 +73,16 @@ export const HeatmapCellSchema = z
           'Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps ' +
           'below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none.',
       }),
+    p99_frame_time: z
+      .number()
+      .nullable()
+      .meta({
+        description:
+          'Extension: 99th percentile of frame time in ms over the cell’s frame samples (as p95_frame_time); null ' +
+          'when the cell has none.',
+      }),
+    hitch_share_33ms: hitchShare(HITCH_THRESHOLDS_MS[0], '30'),
+    hitch_share_50ms: hitchShare(HITCH_THRESHOLDS_MS[1], '20'),
     z: z
       .number()
       .optional()

@@ -13,3 +13,5 @@ export * from './export.stream.js';
 export * from './data-retention.js';
 export * from './cell-regression.js';
 export * from './builds-cells.query.js';
+export * from './cell-aggregates.js';
+export * from './dimension-filter.js';

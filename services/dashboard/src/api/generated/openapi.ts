@@ -1368,8 +1368,14 @@ export interface components {
       avg_memory: number;
       /** @description Events in the cell. */
       event_count: number;
+      /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 33.3 ms (a 30 fps frame budget missed); null when the cell has none. */
+      hitch_share_33ms: number | null;
+      /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 50 ms (a 20 fps frame budget missed); null when the cell has none. */
+      hitch_share_50ms: number | null;
       /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none. */
       p95_frame_time: number | null;
+      /** @description Extension: 99th percentile of frame time in ms over the cell’s frame samples (as p95_frame_time); null when the cell has none. */
+      p99_frame_time: number | null;
       /** @description 0..1 for drawing. Events mode: event_count / the largest event_count. Performance mode: avg_frame_time / the largest avg_frame_time (hot = slow), falling back to event counts when no cell has a frame time. */
       weight: number;
       /** @description Cell centre X in world space: worldMinX + (floor((x − worldMinX) / cellSize) + 0.5) × cellSize. */
