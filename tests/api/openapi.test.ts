@@ -61,7 +61,7 @@ describe('{base_url}/openapi.json', () => {
     );
     const create = doc.paths['/v1/projects/{id}/keys'].post;
     const body = create.requestBody.content['application/json'].schema;
-    expect(body.properties.preset.enum).toEqual(['ingest', 'read', 'readWrite', 'full']);
+    expect(body.properties.preset.enum).toEqual(['ingest', 'read', 'readWrite', 'full', 'ci']);
   });
 });
 

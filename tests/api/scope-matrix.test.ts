@@ -248,7 +248,9 @@ let validator: OpenApiValidator;
 
 beforeAll(async () => {
   api = await startApi();
-  tenant = await bootstrapTenant(api.pool, { plan: 'pro' }); // Pro: one key per preset
+  tenant = await bootstrapTenant(api.pool, { plan: 'pro' }); // Pro: one key per preset but ci
+  // Bootstrap's key set is a fixed contract; the CI key (a data-plane preset) is created here.
+  tenant.keys.ci = (await createApiKey(api.pool, { projectId: tenant.projectId, preset: 'ci' })).rawKey;
   validator = new OpenApiValidator(api.api.openApiDocument);
 });
 afterAll(() => api.close());

@@ -25,6 +25,7 @@ describe('API keys', () => {
       read: ['analytics:read'],
       readWrite: ['analytics:read', 'resources:write'],
       full: ['analytics:read', 'resources:write', 'data:admin'],
+      ci: ['events:write', 'events:synthetic'],
     });
     expect(hasScope(KEY_PRESETS.full, 'data:admin')).toBe(true);
     expect(hasScope(KEY_PRESETS.readWrite, 'data:admin')).toBe(false);

@@ -17,6 +17,9 @@ export const KEY_PRESETS = {
   read: ['analytics:read'],
   readWrite: ['analytics:read', 'resources:write'],
   full: ['analytics:read', 'resources:write', 'data:admin'],
+  // The spec's "CI key": an ingest key whose batches are automated runs (QA bots, CI profile
+  // tests): every event it sends is stored with source automated (docs/automated-runs.md).
+  ci: ['events:write', 'events:synthetic'],
 } as const satisfies Record<string, readonly Scope[]>;
 export type KeyPreset = keyof typeof KEY_PRESETS;
 

@@ -18,6 +18,13 @@ describe('batch envelope', () => {
     expect(parseEnvelopeHeaders(asKafka)).toEqual(envelope);
   });
 
+  it('carries the synthetic flag of a CI key, and only when set', () => {
+    const headers = envelopeHeaders({ ...envelope, synthetic: true });
+    expect(headers[ENVELOPE_HEADERS.synthetic]).toBe('1');
+    expect(parseEnvelopeHeaders(headers)).toEqual({ ...envelope, synthetic: true });
+    expect(envelopeHeaders(envelope)).not.toHaveProperty(ENVELOPE_HEADERS.synthetic);
+  });
+
   it('reads a message written before gateways sent the retention as keeping the default 90 days', () => {
     const { [ENVELOPE_HEADERS.retentionDays]: _, ...older } = envelopeHeaders({ ...envelope, retentionDays: 7 });
     expect(parseEnvelopeHeaders(older)).toEqual({ ...envelope, retentionDays: 90 });
@@ -35,6 +42,7 @@ describe('batch envelope', () => {
     ['no receipt time', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.receivedAtMs]: undefined }],
     ['a negative first event index', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.firstEventIndex]: '-1' }],
     ['a retention of 0 days', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.retentionDays]: '0' }],
+    ['a synthetic flag other than 1', { ...envelopeHeaders(envelope), [ENVELOPE_HEADERS.synthetic]: 'yes' }],
   ])('names the problem for %s', (_, headers) => {
     expect(typeof parseEnvelopeHeaders(headers)).toBe('string');
   });

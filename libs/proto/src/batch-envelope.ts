@@ -2,7 +2,8 @@
  * How an accepted batch travels from the ingest gateway to the events consumer: one Kafka
  * message whose value is the inflated TelemetryBatch bytes exactly as the sender encoded them,
  * and whose headers carry what the gateway learned from the request (the key's project and
- * tenant, the receipt time, the SDK version) plus the batch id that event ids derive from.
+ * tenant, the receipt time, the SDK version, whether the key marks automated runs) plus the
+ * batch id that event ids derive from.
  */
 
 export const BATCH_CONTENT_TYPE = 'telemetry.v1.TelemetryBatch';
@@ -17,6 +18,7 @@ export const ENVELOPE_HEADERS = {
   eventCount: 'fd-event-count',
   firstEventIndex: 'fd-first-event-index',
   retentionDays: 'fd-retention-days',
+  synthetic: 'fd-synthetic',
 } as const;
 
 /** Retention of messages without the header (published before gateways sent it): the default plan's. */
@@ -39,6 +41,13 @@ export type BatchEnvelope = {
    * setting; the consumer stamps it on every row (it leads the events partition key).
    */
   retentionDays: number;
+  /**
+   * The key that sent the batch holds events:synthetic (a CI key): the consumer stores every
+   * event's source as automated, whatever the event says. The gateway decides it because only
+   * it sees the key; it travels with the batch so a redelivery or a dead-letter replay decides
+   * the same. Absent (sent only when true) for every other key and in older messages.
+   */
+  synthetic?: true;
 };
 
 export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string> {
@@ -52,6 +61,7 @@ export function envelopeHeaders(envelope: BatchEnvelope): Record<string, string>
     [ENVELOPE_HEADERS.eventCount]: String(envelope.eventCount),
     [ENVELOPE_HEADERS.firstEventIndex]: String(envelope.firstEventIndex),
     [ENVELOPE_HEADERS.retentionDays]: String(envelope.retentionDays),
+    ...(envelope.synthetic ? { [ENVELOPE_HEADERS.synthetic]: '1' } : {}),
   };
 }
 
@@ -79,6 +89,8 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
   const retentionDays = Number(get(ENVELOPE_HEADERS.retentionDays) ?? DEFAULT_RETENTION_DAYS);
   if (!Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 65_535)
     return 'malformed retention days';
+  const synthetic = get(ENVELOPE_HEADERS.synthetic);
+  if (synthetic !== undefined && synthetic !== '1') return 'malformed synthetic flag';
   return {
     batchId,
     projectId,
@@ -88,5 +100,6 @@ export function parseEnvelopeHeaders(headers: RawHeaders): BatchEnvelope | strin
     eventCount: Number.isSafeInteger(eventCount) ? eventCount : -1,
     firstEventIndex,
     retentionDays,
+    ...(synthetic === '1' ? { synthetic: true as const } : {}),
   };
 }

@@ -85,9 +85,10 @@ export const createApiKeyRoute = defineRoute({
   operationId: 'createApiKey',
   summary: 'Create an API key from a preset',
   description:
-    'Presets: ingest (events:write), read (analytics:read), readWrite (+ resources:write), full (+ data:admin). ' +
+    'Presets: ingest (events:write), read (analytics:read), readWrite (+ resources:write), full (+ data:admin), ' +
+    'ci (events:write + events:synthetic: the CI key, whose events are all stored with source automated). ' +
     'The value is in this response only. A credential can create only keys whose scopes it holds ' +
-    '(exception: data:admin holders may create ingest keys); OAuth tokens cannot create keys. ' +
+    '(exception: data:admin holders may create ingest and CI keys); OAuth tokens cannot create keys. ' +
     "At the plan's active-key limit (Free: 2 per project) the answer is 403.",
   tag: 'API keys',
   auth: { scope: 'resources:write' },

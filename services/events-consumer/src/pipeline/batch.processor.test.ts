@@ -1,5 +1,5 @@
 import { eventIdFor } from '@framedeck/clickhouse';
-import { telemetry } from '@framedeck/proto';
+import { telemetry, TelemetrySource } from '@framedeck/proto';
 import { describe, expect, it } from 'vitest';
 import { readBatch, validateBatch } from './batch.processor.js';
 
@@ -40,6 +40,17 @@ describe('validateBatch', () => {
     expect(part.accepted.map((a) => a.index)).toEqual([1000]);
     expect(part.rejections[0]!.batchId).toBe(eventIdFor(envelope.batchId, 1000));
     expect(part.rejections[0]!.batchId).not.toBe(envelope.batchId);
+  });
+
+  it('stores every event of a CI key’s batch as automated, and keeps the events’ own source otherwise', () => {
+    const claimed = [TelemetrySource.TELEMETRY_SOURCE_PLAYER, TelemetrySource.TELEMETRY_SOURCE_UNSPECIFIED];
+    const events = () => claimed.map((source) => Object.assign(valid('a'), { source }));
+    const synthetic = validateBatch({ envelope: { ...envelope, synthetic: true }, events: events() });
+    expect(synthetic.accepted.map((a) => a.event.source)).toEqual([
+      TelemetrySource.TELEMETRY_SOURCE_AUTOMATED,
+      TelemetrySource.TELEMETRY_SOURCE_AUTOMATED,
+    ]);
+    expect(validateBatch({ envelope, events: events() }).accepted.map((a) => a.event.source)).toEqual(claimed);
   });
 
   it('has no rejection rows when every event is valid', () => {

@@ -3,6 +3,7 @@ import {
   BatchDecodeError,
   decodeTelemetryBatch,
   parseEnvelopeHeaders,
+  TelemetrySource,
   type BatchEnvelope,
   type TelemetryEvent,
 } from '@framedeck/proto';
@@ -45,7 +46,9 @@ export function readBatch(message: KafkaRecord): MessageOutcome<DecodedBatch> {
  * their index in the sender's batch (whether or not their neighbours were dropped, and
  * whether the batch travelled whole or in parts, so an event's id — batch id + index — is the
  * same on every redelivery); dropped ones are counted by reason, one rejection row per reason
- * and message, dated the day the batch was received.
+ * and message, dated the day the batch was received. A batch of a CI key (envelope.synthetic)
+ * is an automated run: each kept event's source becomes automated, whatever it claimed, so a
+ * test bot cannot count as a player in analytics.
  */
 export function validateBatch(batch: DecodedBatch): ValidatedBatch {
   const { envelope, events } = batch;
@@ -54,8 +57,12 @@ export function validateBatch(batch: DecodedBatch): ValidatedBatch {
   const rejectedByReason = new Map<string, number>();
   events.forEach((event, index) => {
     const outcome = validateEvent(event, receivedAtUs);
-    if (outcome.kind === 'ok') accepted.push({ index: envelope.firstEventIndex + index, event: outcome.value });
-    else rejectedByReason.set(outcome.reason, (rejectedByReason.get(outcome.reason) ?? 0) + 1);
+    if (outcome.kind !== 'ok') {
+      rejectedByReason.set(outcome.reason, (rejectedByReason.get(outcome.reason) ?? 0) + 1);
+      return;
+    }
+    if (envelope.synthetic) outcome.value.source = TelemetrySource.TELEMETRY_SOURCE_AUTOMATED;
+    accepted.push({ index: envelope.firstEventIndex + index, event: outcome.value });
   });
   const day = new Date(envelope.receivedAtMs).toISOString().slice(0, 10);
   // Rejection rows replace each other per batch id and reason (a redelivery does not count

@@ -12,6 +12,8 @@ export type IngestPrincipal = {
   plan: Pick<Plan, 'ingestBatchesPerSecond' | 'monthlyEventBudget'>;
   /** How many days the project keeps raw events (its own setting, else its plan's): stamped on every row. */
   retentionDays: number;
+  /** The key holds events:synthetic (a CI key): its batches are automated runs (see BatchEnvelope.synthetic). */
+  synthetic: boolean;
 };
 
 export type IngestKeyAuthenticator = (rawKey: string) => Promise<IngestPrincipal>;
@@ -61,6 +63,7 @@ export function createIngestKeyAuthenticator(
       tenantId: key.tenantId,
       plan: { ingestBatchesPerSecond: plan.ingestBatchesPerSecond, monthlyEventBudget: plan.monthlyEventBudget },
       retentionDays: retentionDays ?? DEFAULT_RETENTION_DAYS,
+      synthetic: hasScope(key.scopes, 'events:synthetic'),
     };
   };
 }

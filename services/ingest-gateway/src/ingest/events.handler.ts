@@ -78,6 +78,7 @@ export function createEventsHandler(deps: EventsHandlerDeps) {
           receivedAtMs: receivedAt.getTime(),
           sdkVersion: headers.sdkVersion,
           retentionDays: principal.retentionDays,
+          ...(principal.synthetic ? { synthetic: true as const } : {}),
         },
       });
       sendJson(res, 202, ACCEPTED, { 'x-batch-id': batchId });
