@@ -13,7 +13,17 @@ export {
   type SenderOptions,
   type SentBatch,
 } from './telemetry.sender.js';
+export {
+  applyRunContext,
+  RUN_ATTRIBUTES,
+  RUN_ENV,
+  runContextEnv,
+  runContextFromEnv,
+  type EnvSource,
+  type RunContext,
+} from './run-contract.js';
 export { FUNNEL, simulateTelemetry, type SimulationOptions } from './simulator/telemetry.simulator.js';
-export { BUILDS, PLATFORMS, REGIONS, WORLD, type Region } from './simulator/world.js';
+export { simulateLiveGame, type LiveGameOptions } from './simulator/live-game.simulator.js';
+export { BRIDGE, BUILDS, PLATFORMS, RELEASES, REGIONS, RIVER, WORLD, type Region } from './simulator/world.js';
 export { encodePng } from './simulator/png.js';
 export { renderWorldMapPng } from './simulator/world-map.image.js';

@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { TelemetryEventInput } from '@framedeck/proto';
+import { processEnvironment } from './config.js';
 import { splitIntoBodies, type EncodedBody, type SplitOptions } from './batch.splitter.js';
+import { applyRunContext, RUN_ENV, runContextFromEnv, type EnvSource, type RunContext } from './run-contract.js';
 
 export type SenderOptions = {
-  /** {ingest_url}, e.g. http://127.0.0.1:8081 */
-  ingestUrl: string;
-  /** A key with events:write. */
-  apiKey: string;
+  /** {ingest_url}, e.g. http://127.0.0.1:8081; else FRAMEDECK_INGEST_URL of `env`. */
+  ingestUrl?: string;
+  /** A key with events:write (a CI key for automated runs); else FRAMEDECK_INGEST_KEY of `env`. */
+  apiKey?: string;
+  /**
+   * Where the run contract and the fallbacks above are read, once, at construction
+   * (run-contract.ts); process.env unless given. Tests and embedders pass their own.
+   */
+  env?: EnvSource;
+  /** The run stamped on every event; read from `env` (FRAMEDECK_BUILD_ID, …) unless given. */
+  run?: RunContext;
   sdkVersion?: string;
   /** Tries per body, the first included. */
   maxAttempts?: number;
@@ -51,20 +60,30 @@ export const DEFAULT_SDK_VERSION = 'framedeck-sender-ts/0.1.0';
 export class TelemetrySender {
   private readonly agent: http.Agent;
   private readonly url: URL;
+  private readonly apiKey: string;
+  /** The automated run this process belongs to (empty outside one). */
+  readonly run: RunContext;
   private queue: TelemetryEventInput[] = [];
   private timer: NodeJS.Timeout | undefined;
   private pending = new Set<Promise<unknown>>();
   readonly sent: SentBatch[] = [];
 
   constructor(private readonly options: SenderOptions) {
-    this.url = new URL('/v1/events', options.ingestUrl);
+    const env = options.env ?? processEnvironment();
+    const ingestUrl = options.ingestUrl ?? env[RUN_ENV.ingestUrl];
+    const apiKey = options.apiKey ?? env[RUN_ENV.ingestKey]?.trim();
+    if (!ingestUrl) throw new TypeError(`the sender needs ingestUrl or ${RUN_ENV.ingestUrl}`);
+    if (!apiKey) throw new TypeError(`the sender needs apiKey or ${RUN_ENV.ingestKey}`);
+    this.apiKey = apiKey;
+    this.run = options.run ?? runContextFromEnv(env);
+    this.url = new URL('/v1/events', ingestUrl);
     const Agent = this.url.protocol === 'https:' ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxSockets: options.concurrency ?? 4 });
   }
 
-  /** Sends events now; resolves with one entry per body once every body was accepted. */
+  /** Sends events now (stamped with the run); resolves with one entry per body once every body was accepted. */
   async send(events: readonly TelemetryEventInput[]): Promise<SentBatch[]> {
-    const bodies = splitIntoBodies(events, this.options.split);
+    const bodies = splitIntoBodies(applyRunContext(events, this.run), this.options.split);
     const results: SentBatch[] = new Array(bodies.length);
     let next = 0;
     const worker = async () => {
@@ -151,7 +170,7 @@ export class TelemetrySender {
             'content-type': 'application/x-protobuf',
             'content-encoding': 'gzip',
             'content-length': body.length,
-            'x-api-key': this.options.apiKey,
+            'x-api-key': this.apiKey,
             'x-sdk-version': this.options.sdkVersion ?? DEFAULT_SDK_VERSION,
             'idempotency-key': batchId,
           },
