@@ -5,13 +5,19 @@ import { enc } from './projects.api';
 
 export type InsightMetric = 'count' | 'unique_players';
 export type InsightGroupBy = 'day' | 'week' | 'month' | 'event_name' | 'map_id' | 'platform' | 'build_id';
+/**
+ * The filters every analytics view takes (issue #18): absent = every platform, build and source.
+ * NOTE: declared here until the generated OpenAPI types carry them on every analytics operation.
+ */
+export type AnalyticsFilterQuery = { platform?: string; buildId?: string; source?: 'player' | 'automated' };
+
 export type InsightsQuery = {
   metric: InsightMetric;
   groupBy: InsightGroupBy;
   days: number;
   limit: number;
   eventName?: string | undefined;
-};
+} & AnalyticsFilterQuery;
 export type InsightsResult = {
   rows: { group: string; value: number; label?: string }[];
   total: number;
@@ -49,11 +55,14 @@ export const analyticsApi = {
     http.request<BuildSummary[]>(project(projectId, '/builds'), { query, signal }),
   compareBuilds: (projectId: string, query: CompareBuildsQuery, signal?: AbortSignal) =>
     http.request<BuildComparison>(project(projectId, '/builds/compare'), { query, signal }),
-  retention: (projectId: string, query: { period: string; days: number; periods?: number }, signal?: AbortSignal) =>
-    http.request<RetentionResult>(project(projectId, '/retention'), { query, signal }),
+  retention: (
+    projectId: string,
+    query: { period: string; days: number; periods?: number } & AnalyticsFilterQuery,
+    signal?: AbortSignal,
+  ) => http.request<RetentionResult>(project(projectId, '/retention'), { query, signal }),
   funnels: (
     projectId: string,
-    query: { steps: readonly string[]; days: number; by: string; windowSeconds: number },
+    query: { steps: readonly string[]; days: number; by: string; windowSeconds: number } & AnalyticsFilterQuery,
     signal?: AbortSignal,
   ) => http.request<FunnelResult>(project(projectId, '/funnels'), { query, signal }),
 };

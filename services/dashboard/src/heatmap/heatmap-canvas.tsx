@@ -3,15 +3,15 @@ import type { HeatmapCell } from '../api/heatmap.api';
 import type { GameMap } from '../api/maps.api';
 import { cellUnderPointer, useHoverOutline } from './cell-hover';
 import { cellRect } from './heatmap-geometry';
-import { badness, rampColor, type MetricInfo, type ScaleDomain } from './heatmap-metrics';
+import { paintCell, type HeatmapScale } from './heatmap-scale';
 import { drawGrid, paintBackdrop, useMapBackdrop } from './map-backdrop';
 
 type Props = {
   map: GameMap;
   cells: readonly HeatmapCell[];
   cellSize: number;
-  metric: MetricInfo;
-  domain: ScaleDomain | undefined;
+  /** Undefined while there is nothing to scale by (no profile yet, or no counts): the map alone. */
+  scale: HeatmapScale | undefined;
   hovered: HeatmapCell | undefined;
   onHover: (cell: HeatmapCell | undefined) => void;
 };
@@ -21,35 +21,33 @@ type Props = {
  * canvas has the image's size; CSS scales it to the page). A second canvas on top carries
  * the hover outline, so moving the mouse never redraws thousands of cells.
  */
-export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, onHover }: Props) {
+export function HeatmapCanvas({ map, cells, cellSize, scale, hovered, onHover }: Props) {
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const backdrop = useMapBackdrop(map);
   const { image, size } = backdrop;
-  const [drawn, setDrawn] = useState(0);
+  const [drawn, setDrawn] = useState({ cells: 0, faded: 0 });
 
   useEffect(() => {
     const canvas = baseRef.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
     paintBackdrop(ctx, backdrop);
-    let count = 0;
-    if (domain) {
-      ctx.globalAlpha = 0.62;
-      for (const cell of cells) {
-        const value = metric.value(cell);
-        if (value === null) continue;
-        const [r, g, b] = rampColor(badness(value, domain, metric.higherIsBetter));
-        const rect = cellRect(map, size, cell.x, cell.y, cellSize);
-        ctx.fillStyle = `rgb(${r} ${g} ${b})`;
-        ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
-        count++;
-      }
-      ctx.globalAlpha = 1;
+    const count = { cells: 0, faded: 0 };
+    for (const cell of cells) {
+      const paint = scale && paintCell(cell, scale);
+      if (!paint) continue;
+      const rect = cellRect(map, size, cell.x, cell.y, cellSize);
+      ctx.globalAlpha = paint.alpha;
+      ctx.fillStyle = `rgb(${paint.rgb.join(' ')})`;
+      ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
+      count.cells++;
+      if (paint.faded) count.faded++;
     }
+    ctx.globalAlpha = 1;
     drawGrid(ctx, map, size, cellSize);
     setDrawn(count);
-  }, [cells, cellSize, metric, domain, backdrop, map, size]);
+  }, [cells, cellSize, scale, backdrop, map, size]);
 
   useHoverOutline(overlayRef, map, size, cellSize, hovered);
   const pick = (event: MouseEvent<HTMLCanvasElement>) => onHover(cellUnderPointer(event, cells, map, size, cellSize));
@@ -76,9 +74,10 @@ export function HeatmapCanvas({ map, cells, cellSize, metric, domain, hovered, o
         width={size.width}
         height={size.height}
         role="img"
-        aria-label={`Heatmap of ${map.name}: ${drawn} cells coloured by ${metric.label.toLowerCase()}`}
+        aria-label={`Heatmap of ${map.name}: ${drawn.cells} cells coloured by ${scale?.metric.label.toLowerCase() ?? 'nothing yet'}${drawn.faded ? `, ${drawn.faded} faded for too few samples` : ''}`}
         data-testid="heatmap-canvas"
-        data-cells-drawn={drawn}
+        data-cells-drawn={drawn.cells}
+        data-cells-faded={drawn.faded}
       />
       <canvas
         ref={overlayRef}

@@ -1,32 +1,67 @@
 import type { HeatmapCell } from '../api/heatmap.api';
 import { formatNumber } from '../components/format';
-import {
-  legendCaption,
-  legendGradient,
-  legendTicks,
-  HEATMAP_METRICS,
-  type MetricInfo,
-  type ScaleDomain,
-} from './heatmap-metrics';
+import { legendCaption, legendGradient, legendTicks, HEATMAP_METRICS, type MetricInfo } from './heatmap-metrics';
+import { paintCell, type HeatmapScale } from './heatmap-scale';
+import { BAND_COLOURS, BAND_LABELS, bandRanges } from './threshold-bands';
 
-/** The colour scale in the metric's real units (ms, fps, MB, events). */
-export function HeatmapLegend({ metric, domain }: { metric: MetricInfo; domain: ScaleDomain | undefined }) {
-  if (!domain) return <p className="muted small">No cell has {metric.label.toLowerCase()} data.</p>;
+/**
+ * The colour scale in the metric's real units: Performance mode's threshold bands with their
+ * limits (and what a faded cell means), or Events mode's count ramp with whole-number ticks.
+ */
+export function HeatmapLegend({ scale, profileName }: { scale: HeatmapScale | undefined; profileName?: string }) {
+  if (!scale) return <p className="muted small">Nothing to colour yet.</p>;
+  const { metric } = scale;
+  if (scale.kind === 'count') {
+    const { domain } = scale;
+    return (
+      <figure className="legend" aria-label={`Colour scale: ${metric.label} in ${metric.unit}`}>
+        <figcaption className="legend-caption">{legendCaption(metric)}</figcaption>
+        <div className="legend-bar" style={{ backgroundImage: legendGradient(metric.higherIsBetter) }} />
+        <div className="legend-ticks">
+          {legendTicks(domain, 5, metric.digits === 0).map((v, i) => (
+            <span key={i}>{formatNumber(v, domain.max - domain.min < 10 ? metric.digits : 0)}</span>
+          ))}
+        </div>
+      </figure>
+    );
+  }
+  const ranges = bandRanges(scale.limits, (n) => formatNumber(n, n % 1 === 0 ? 0 : 1));
   return (
     <figure className="legend" aria-label={`Colour scale: ${metric.label} in ${metric.unit}`}>
-      <figcaption className="legend-caption">{legendCaption(metric)}</figcaption>
-      <div className="legend-bar" style={{ backgroundImage: legendGradient(metric.higherIsBetter) }} />
-      <div className="legend-ticks">
-        {legendTicks(domain, 5, metric.digits === 0).map((v, i) => (
-          <span key={i}>{formatNumber(v, domain.max - domain.min < 10 ? metric.digits : 0)}</span>
+      <figcaption className="legend-caption">
+        {legendCaption(metric)} · bands of the threshold profile “{profileName}”
+      </figcaption>
+      <ul className="band-keys">
+        {(['good', 'warn', 'bad'] as const).map((band) => (
+          <li key={band} data-band={band}>
+            <span className="band-swatch" style={{ background: `rgb(${BAND_COLOURS[band].join(' ')})` }} />
+            <span>{BAND_LABELS[band]}</span>
+            <span className="band-range">
+              {ranges[band]} {metric.unit}
+            </span>
+          </li>
         ))}
-      </div>
+        <li data-band="faded">
+          <span className="band-swatch band-swatch-faded" />
+          <span>Faded</span>
+          <span className="band-range">fewer than {formatNumber(scale.minSamples)} samples, not ranked</span>
+        </li>
+      </ul>
     </figure>
   );
 }
 
 /** The numbers of the hovered cell (announced politely as it changes). */
-export function CellReadout({ cell, cellSize }: { cell: HeatmapCell | undefined; cellSize: number }) {
+export function CellReadout({
+  cell,
+  cellSize,
+  scale,
+}: {
+  cell: HeatmapCell | undefined;
+  cellSize: number;
+  scale: HeatmapScale | undefined;
+}) {
+  const paint = cell && scale?.kind === 'bands' ? paintCell(cell, scale) : undefined;
   return (
     <section className="panel cell-readout" aria-label="Hovered cell" aria-live="polite">
       <h2>Cell</h2>
@@ -44,6 +79,15 @@ export function CellReadout({ cell, cellSize }: { cell: HeatmapCell | undefined;
           </dd>
           <dt>Events</dt>
           <dd>{formatNumber(cell.event_count)}</dd>
+          {paint?.band && (
+            <>
+              <dt>Band</dt>
+              <dd>
+                {BAND_LABELS[paint.band]}
+                {paint.faded && ' (too few samples)'}
+              </dd>
+            </>
+          )}
           {(['fps', 'frame_time', 'memory', 'gpu_time'] as const).map((m) => {
             const info = HEATMAP_METRICS[m];
             const value = info.value(cell);

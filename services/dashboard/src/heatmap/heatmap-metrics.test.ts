@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HeatmapCell } from '../api/heatmap.api';
 import { badness, domainOf, HEATMAP_METRICS, legendCaption, legendTicks, rampColor } from './heatmap-metrics';
+import { paintCell, type HeatmapScale } from './heatmap-scale';
+import { BAND_COLOURS } from './threshold-bands';
 
 const cell = (over: Partial<HeatmapCell>): HeatmapCell => ({
   x: 0,
@@ -12,6 +14,9 @@ const cell = (over: Partial<HeatmapCell>): HeatmapCell => ({
   avg_memory: 0,
   avg_gpu_time: null,
   p95_frame_time: null,
+  p99_frame_time: null,
+  hitch_share_33ms: null,
+  hitch_share_50ms: null,
   ...over,
 });
 
@@ -53,5 +58,26 @@ describe('heatmap metrics', () => {
     expect(legendCaption(HEATMAP_METRICS.events)).toBe('Events per cell · more is hotter');
     expect(legendCaption(HEATMAP_METRICS.fps)).toBe('FPS (fps) · higher is better');
     expect(legendCaption(HEATMAP_METRICS.frame_time)).toBe('Frame time (ms) · lower is better');
+  });
+
+  it('paints Performance cells by band, the same colour whatever the other cells hold, faded under the minimum', () => {
+    const fps: HeatmapScale = {
+      kind: 'bands',
+      metric: HEATMAP_METRICS.fps,
+      limits: { good: 60, warn: 30, higherIsBetter: true },
+      minSamples: 30,
+    };
+    const at59 = cell({ avg_fps: 59, event_count: 40 });
+    expect(paintCell(at59, fps)).toEqual({ rgb: BAND_COLOURS.warn, alpha: 0.62, band: 'warn', faded: false });
+    const few = paintCell(cell({ avg_fps: 20, event_count: 29 }), fps)!;
+    expect(few).toMatchObject({ band: 'bad', faded: true });
+    expect(few.alpha).toBeLessThan(0.62);
+    // No value, no paint: the cell is left undrawn rather than shown as good.
+    expect(paintCell(cell({ avg_fps: 0, event_count: 40 }), fps)).toBeUndefined();
+  });
+
+  it('paints Events cells on the count ramp of the counts on screen, never faded', () => {
+    const events: HeatmapScale = { kind: 'count', metric: HEATMAP_METRICS.events, domain: { min: 1, max: 9 } };
+    expect(paintCell(cell({ event_count: 9 }), events)).toEqual({ rgb: rampColor(1), alpha: 0.62, faded: false });
   });
 });

@@ -1,4 +1,5 @@
 import type { HeatmapCell } from '../api/heatmap.api';
+import type { ProfileLimitKey } from './threshold-bands';
 
 /** What a heatmap can be coloured by: the four performance metrics, or event counts. */
 export type HeatmapMetric = 'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'events';
@@ -12,6 +13,8 @@ export type MetricInfo = {
   density?: true;
   digits: number;
   value: (cell: HeatmapCell) => number | null;
+  /** Performance metrics: the threshold profile's limits the cells are banded by. */
+  limits?: ProfileLimitKey;
 };
 
 // NOTE: the API reports 0 for "not collected" on fps/frame time/memory and null for GPU time:
@@ -19,16 +22,38 @@ export type MetricInfo = {
 const positive = (v: number | null) => (v !== null && v > 0 ? v : null);
 
 export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
-  fps: { label: 'FPS', unit: 'fps', higherIsBetter: true, digits: 1, value: (c) => positive(c.avg_fps) },
+  fps: {
+    label: 'FPS',
+    unit: 'fps',
+    higherIsBetter: true,
+    digits: 1,
+    value: (c) => positive(c.avg_fps),
+    limits: 'fps',
+  },
   frame_time: {
     label: 'Frame time',
     unit: 'ms',
     higherIsBetter: false,
     digits: 2,
     value: (c) => positive(c.avg_frame_time),
+    limits: 'frameTimeMs',
   },
-  memory: { label: 'Memory', unit: 'MB', higherIsBetter: false, digits: 0, value: (c) => positive(c.avg_memory) },
-  gpu_time: { label: 'GPU time', unit: 'ms', higherIsBetter: false, digits: 2, value: (c) => positive(c.avg_gpu_time) },
+  memory: {
+    label: 'Memory',
+    unit: 'MB',
+    higherIsBetter: false,
+    digits: 0,
+    value: (c) => positive(c.avg_memory),
+    limits: 'memoryMb',
+  },
+  gpu_time: {
+    label: 'GPU time',
+    unit: 'ms',
+    higherIsBetter: false,
+    digits: 2,
+    value: (c) => positive(c.avg_gpu_time),
+    limits: 'gpuTimeMs',
+  },
   events: {
     label: 'Events',
     unit: 'events',

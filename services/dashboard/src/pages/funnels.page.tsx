@@ -7,6 +7,8 @@ import { Field } from '../components/form-field';
 import { formatNumber, formatPercent } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
+import { AnalyticsFilterControls, SourceScope, useAnalyticsFilters } from '../filters/analytics-filters';
+import { RejectedParamsNote } from '../filters/rejected-params-note';
 import { useApi } from '../hooks/use-api';
 
 const WINDOWS = [
@@ -23,6 +25,7 @@ export function FunnelsPage({ projectId }: { projectId: string }) {
   const [windowSeconds, setWindow] = useSearchParam('window', '86400');
   const [draft, setDraft] = useState(steps.split(',').join('\n'));
   const stepList = steps.split(',').filter(Boolean);
+  const filters = useAnalyticsFilters();
 
   const funnel = useApi(
     (signal) =>
@@ -30,10 +33,10 @@ export function FunnelsPage({ projectId }: { projectId: string }) {
         ? Promise.reject(new Error('A funnel needs at least two steps.'))
         : analyticsApi.funnels(
             projectId,
-            { steps: stepList, by, days: Number(days), windowSeconds: Number(windowSeconds) },
+            { steps: stepList, by, days: Number(days), windowSeconds: Number(windowSeconds), ...filters.query },
             signal,
           ),
-    [projectId, steps, by, days, windowSeconds],
+    [projectId, steps, by, days, windowSeconds, filters.query],
   );
 
   const apply = (event: FormEvent) => {
@@ -85,7 +88,10 @@ export function FunnelsPage({ projectId }: { projectId: string }) {
               options={['7', '14', '30', '90'].map((d) => ({ value: d, label: `Last ${d} days` }))}
               onChange={setDays}
             />
+            <AnalyticsFilterControls projectId={projectId} filters={filters} />
           </div>
+          <RejectedParamsNote rejected={filters.rejected} />
+          <SourceScope filters={filters} />
           <AsyncView resource={funnel} loadingLabel="Computing the funnel…">
             {(f) =>
               f.steps[0]?.count ? (

@@ -1,22 +1,35 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { alertsApi } from '../api/alerts.api';
 import { analyticsApi } from '../api/analytics.api';
-import { CELL_SIZES, HEATMAP_DAYS, heatmapApi, type HeatmapCell } from '../api/heatmap.api';
-import { allowedOr } from '../app/search-values';
+import { CELL_SIZES, HEATMAP_DAYS, heatmapApi, type HeatmapCell, type WorstArea } from '../api/heatmap.api';
 import { mapsApi, type GameMap } from '../api/maps.api';
-import { Link, useSearchParam } from '../app/router';
+import { Link, useRouter, useSearchParam } from '../app/router';
+import { allowedOr } from '../app/search-values';
 import { AsyncView } from '../components/async-view';
 import { Segmented, SelectField } from '../components/choice-controls';
+import { Field } from '../components/form-field';
 import { formatNumber } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
+import { AnalyticsFilterControls, SourceScope, useAnalyticsFilters } from '../filters/analytics-filters';
+import { finiteNumber, oneOf, wholeNumberIn } from '../filters/param-checks';
+import { RejectedParamsNote } from '../filters/rejected-params-note';
+import { useCheckedSearchParam } from '../filters/use-checked-search-param';
 import { useApi } from '../hooks/use-api';
+import { useDebounced } from '../hooks/use-debounced';
 import { HeatmapCanvas } from '../heatmap/heatmap-canvas';
 import { cellAt } from '../heatmap/heatmap-geometry';
 import { parseFocus } from '../heatmap/heatmap-link';
 import { CellReadout, HeatmapLegend } from '../heatmap/heatmap-legend';
 import { domainOf, HEATMAP_METRICS, PERFORMANCE_METRICS, type HeatmapMetric } from '../heatmap/heatmap-metrics';
+import type { HeatmapScale } from '../heatmap/heatmap-scale';
+import { bandLimits, defaultProfile } from '../heatmap/threshold-bands';
+import { WorstAreasPanel } from '../heatmap/worst-areas-panel';
 
-type Mode = 'performance' | 'events';
+// The same default as the API's worst-areas endpoint: fewer frame samples than this and a
+// cell's average says more about who happened to pass than about the game.
+const DEFAULT_MIN_SAMPLES = 30;
+const WORST_AREAS_LIMIT = 10;
 
 export function HeatmapPage({ projectId }: { projectId: string }) {
   const maps = useApi((signal) => mapsApi.list(projectId, signal), [projectId]);
@@ -41,18 +54,56 @@ export function HeatmapPage({ projectId }: { projectId: string }) {
   );
 }
 
+/**
+ * Links made before the filters were named as the API names them say `build=`; the page reads
+ * `buildId`, so an old link is rewritten once rather than silently showing every build.
+ */
+function useLegacyBuildParam() {
+  const { search, pathname, navigate } = useRouter();
+  const legacy = search.get('build');
+  useEffect(() => {
+    if (legacy === null) return;
+    const params = new URLSearchParams(window.location.search);
+    params.delete('build');
+    if (!params.has('buildId')) params.set('buildId', legacy);
+    navigate(`${pathname}?${params.toString()}`, { replace: true });
+  }, [legacy, pathname, navigate]);
+  return legacy !== null;
+}
+
 function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap[] }) {
+  const rewriting = useLegacyBuildParam();
   const [mapId, setMapId] = useSearchParam('mapId', maps[0]!.mapId);
-  const [mode, setMode] = useSearchParam('mode', 'performance') as [Mode, (m: string) => void];
-  const [metricName, setMetric] = useSearchParam('metric', 'frame_time') as [HeatmapMetric, (m: string) => void];
+  const [mode, setMode, modeRejected] = useCheckedSearchParam('mode', 'performance', oneOf(['performance', 'events']));
+  const [metricName, setMetric, metricRejected] = useCheckedSearchParam(
+    'metric',
+    'frame_time',
+    oneOf(PERFORMANCE_METRICS),
+  );
   const [eventName, setEventName] = useSearchParam('event', '');
-  const [cellSizeParam, setCellSize] = useSearchParam('cellSize', '25');
-  const [daysParam, setDays] = useSearchParam('days', '7');
+  const [cellSizeParam, setCellSize, cellSizeRejected] = useCheckedSearchParam('cellSize', '25', oneOf(CELL_SIZES));
+  const [daysParam, setDays, daysRejected] = useCheckedSearchParam('days', '7', oneOf(HEATMAP_DAYS));
+  const [minSamplesParam, setMinSamples, minSamplesRejected] = useCheckedSearchParam(
+    'minSamples',
+    String(DEFAULT_MIN_SAMPLES),
+    wholeNumberIn(1, 1_000_000),
+  );
+  const [zMinParam, setZMin, zMinRejected] = useCheckedSearchParam('zMin', '', finiteNumber);
+  const [zMaxParam, setZMax, zMaxRejected] = useCheckedSearchParam('zMax', '', finiteNumber);
+  const [profileId, setProfileId] = useSearchParam('profile', '');
+  const [focusParam, setFocus] = useSearchParam('focus', '');
+  const filters = useAnalyticsFilters();
+  const [hovered, setHovered] = useState<HeatmapCell | undefined>();
+
   const cellSize = allowedOr(cellSizeParam, CELL_SIZES, 25);
   const days = allowedOr(daysParam, HEATMAP_DAYS, 7);
-  const [buildId, setBuildId] = useSearchParam('build', '');
-  const [hovered, setHovered] = useState<HeatmapCell | undefined>();
-  const [focusParam] = useSearchParam('focus', '');
+  const minSamples = useDebounced(Number(minSamplesParam), 400);
+  const zRange = useMemo(() => {
+    const zMin = zMinParam === '' ? undefined : Number(zMinParam);
+    const zMax = zMaxParam === '' ? undefined : Number(zMaxParam);
+    return zMin !== undefined && zMax !== undefined && zMin > zMax ? 'empty' : { zMin, zMax };
+  }, [zMinParam, zMaxParam]);
+  const zQuery = zRange === 'empty' ? {} : zRange;
 
   const map = maps.find((m) => m.mapId === mapId) ?? maps[0]!;
   const events = useApi(
@@ -62,42 +113,73 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   );
   const eventNames = useMemo(() => events.data?.rows.map((r) => r.group) ?? [], [events.data]);
   const chosenEvent = mode === 'events' ? eventName || eventNames[0] : undefined;
-  const builds = useApi((signal) => analyticsApi.builds(projectId, { days: 30 }, signal), [projectId]);
+  const profiles = useApi((signal) => alertsApi.thresholdProfiles(projectId, signal), [projectId]);
+  const profile = profiles.data?.find((p) => p.id === profileId) ?? defaultProfile(profiles.data ?? []);
 
+  // While an old link is rewritten or the z range is empty, nothing is asked of the API.
+  const blocked = rewriting || zRange === 'empty';
   const cells = useApi(
     (signal) =>
-      mode === 'events' && !chosenEvent
+      blocked || (mode === 'events' && !chosenEvent)
         ? Promise.resolve([])
         : heatmapApi.cells(
             projectId,
-            {
-              mapId: map.mapId,
-              cellSize,
-              days,
-              eventName: chosenEvent,
-              buildId: buildId || undefined,
-            },
+            { mapId: map.mapId, cellSize, days, eventName: chosenEvent, ...filters.query, ...zQuery },
             signal,
           ),
-    [projectId, map.mapId, cellSize, days, mode, chosenEvent, buildId],
+    [projectId, map.mapId, cellSize, days, mode, chosenEvent, filters.query, zMinParam, zMaxParam, blocked],
+  );
+  const worstAreas = useApi(
+    (signal) =>
+      blocked || mode === 'events'
+        ? Promise.resolve<WorstArea[]>([])
+        : heatmapApi.worstAreas(
+            projectId,
+            { mapId: map.mapId, days, cellSize, minSamples, limit: WORST_AREAS_LIMIT, ...filters.query },
+            signal,
+          ),
+    [projectId, map.mapId, cellSize, days, mode, minSamples, filters.query, blocked],
   );
 
-  const metric =
-    HEATMAP_METRICS[
-      mode === 'events' ? 'events' : PERFORMANCE_METRICS.includes(metricName) ? metricName : 'frame_time'
-    ];
-  const domain = useMemo(() => domainOf(cells.data ?? [], metric), [cells.data, metric]);
+  const metric = HEATMAP_METRICS[mode === 'events' ? 'events' : (metricName as HeatmapMetric)];
+  const scale = useMemo((): HeatmapScale | undefined => {
+    if (!metric.limits) {
+      const domain = domainOf(cells.data ?? [], metric);
+      return domain && { kind: 'count', metric, domain };
+    }
+    return (
+      profile && {
+        kind: 'bands',
+        metric,
+        limits: bandLimits(profile, metric.limits, metric.higherIsBetter),
+        minSamples,
+      }
+    );
+  }, [cells.data, metric, profile, minSamples]);
   const totalEvents = (cells.data ?? []).reduce((sum, c) => sum + c.event_count, 0);
-  // A link to a place (the builds page's regressions) outlines and reads out the cell there
-  // whenever the pointer is not on another one.
-  const focused = useMemo(() => {
-    const point = parseFocus(focusParam);
-    return point && cells.data ? cellAt(cells.data, map, cellSize, point.x, point.y) : undefined;
-  }, [focusParam, cells.data, map, cellSize]);
+  // A link to a place (the builds page's regressions, a worst area) outlines and reads out the
+  // cell there whenever the pointer is not on another one.
+  const focus = useMemo(() => parseFocus(focusParam), [focusParam]);
+  const focused = useMemo(
+    () => (focus && cells.data ? cellAt(cells.data, map, cellSize, focus.x, focus.y) : undefined),
+    [focus, cells.data, map, cellSize],
+  );
   const shown = hovered ?? focused;
 
   return (
-    <>
+    <div className="heatmap-explorer">
+      <RejectedParamsNote
+        rejected={[
+          modeRejected,
+          metricRejected,
+          cellSizeRejected,
+          daysRejected,
+          minSamplesRejected,
+          zMinRejected,
+          zMaxRejected,
+          ...filters.rejected,
+        ]}
+      />
       <div className="toolbar" role="group" aria-label="Heatmap settings">
         <SelectField
           label="Map"
@@ -120,7 +202,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
         {mode === 'performance' ? (
           <Segmented
             label="Metric"
-            value={metric === HEATMAP_METRICS.events ? 'frame_time' : metricName}
+            value={metricName}
             options={PERFORMANCE_METRICS.map((m) => ({ value: m, label: HEATMAP_METRICS[m].label }))}
             onChange={setMetric}
           />
@@ -149,26 +231,54 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
           options={HEATMAP_DAYS.map((d) => ({ value: String(d), label: d === 1 ? 'Last 24 hours' : `Last ${d} days` }))}
           onChange={setDays}
         />
-        <SelectField
-          label="Build"
-          value={buildId}
-          options={[
-            { value: '', label: 'All builds' },
-            ...(builds.data ?? []).map((b) => ({ value: b.buildId, label: b.buildId })),
-          ]}
-          onChange={setBuildId}
-        />
         <button
           type="button"
           className="button button-secondary"
           onClick={() => {
             cells.reload();
+            worstAreas.reload();
             events.reload();
           }}
         >
           Refresh
         </button>
       </div>
+      <div className="toolbar" role="group" aria-label="Heatmap filters">
+        <AnalyticsFilterControls projectId={projectId} filters={filters} />
+        <Field label="Height from (z)" className="field-narrow">
+          <input type="number" value={zMinParam} placeholder="any" onChange={(e) => setZMin(e.target.value)} />
+        </Field>
+        <Field label="to (z)" className="field-narrow">
+          <input type="number" value={zMaxParam} placeholder="any" onChange={(e) => setZMax(e.target.value)} />
+        </Field>
+        <Field label="Min samples" className="field-narrow">
+          <input
+            type="number"
+            min={1}
+            value={minSamplesParam}
+            onChange={(e) => setMinSamples(e.target.value || String(DEFAULT_MIN_SAMPLES))}
+          />
+        </Field>
+        {mode === 'performance' && (
+          <SelectField
+            label="Thresholds"
+            value={profile?.id ?? ''}
+            disabled={!profile}
+            options={(profiles.data ?? []).map((p) => ({
+              value: p.id,
+              label: p.isDefault ? `${p.name} (default)` : p.name,
+            }))}
+            onChange={setProfileId}
+          />
+        )}
+      </div>
+      <SourceScope filters={filters} />
+      {zRange === 'empty' && (
+        <div className="notice notice-warn" role="status">
+          <strong>The height range is empty</strong> “from” ({zMinParam}) is above “to” ({zMaxParam}): nothing is shown
+          until it is a range.
+        </div>
+      )}
 
       <div className="heatmap-layout">
         <AsyncView resource={cells} loadingLabel="Loading heatmap…">
@@ -178,8 +288,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
                 map={map}
                 cells={data}
                 cellSize={cellSize}
-                metric={metric}
-                domain={domain}
+                scale={scale}
                 hovered={shown}
                 onHover={setHovered}
               />
@@ -194,20 +303,27 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
         </AsyncView>
         <div className="heatmap-side">
           <Panel title="Legend">
-            <HeatmapLegend metric={metric} domain={domain} />
+            <HeatmapLegend scale={scale} profileName={profile?.name} />
             <p className="muted small">
-              {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events
+              {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events · world X{' '}
+              {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y {formatNumber(map.worldMinY, 0)} …{' '}
+              {formatNumber(map.worldMaxY, 0)}
             </p>
           </Panel>
-          <CellReadout cell={shown} cellSize={cellSize} />
-          <Panel title="Map">
-            <p className="small muted">
-              World X {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y{' '}
-              {formatNumber(map.worldMinY, 0)} … {formatNumber(map.worldMaxY, 0)}
-            </p>
-          </Panel>
+          {mode === 'performance' && (
+            <WorstAreasPanel
+              areas={worstAreas}
+              minSamples={minSamples}
+              focus={focus}
+              onFocus={(area) => {
+                setHovered(undefined);
+                setFocus(`${area.x},${area.y}`);
+              }}
+            />
+          )}
+          <CellReadout cell={shown} cellSize={cellSize} scale={scale} />
         </div>
       </div>
-    </>
+    </div>
   );
 }

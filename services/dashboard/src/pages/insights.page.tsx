@@ -9,6 +9,8 @@ import { Field } from '../components/form-field';
 import { formatNumber } from '../components/format';
 import { PageHeader, Panel, StatTile } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
+import { AnalyticsFilterControls, SourceScope, useAnalyticsFilters } from '../filters/analytics-filters';
+import { RejectedParamsNote } from '../filters/rejected-params-note';
 import { useApi } from '../hooks/use-api';
 import { useDebounced } from '../hooks/use-debounced';
 
@@ -30,15 +32,23 @@ export function InsightsPage({ projectId }: { projectId: string }) {
   const [limit, setLimit] = useSearchParam('limit', '20');
   const [eventName, setEventName] = useSearchParam('eventName', '');
   const event = useDebounced(eventName.trim(), 400);
+  const filters = useAnalyticsFilters();
 
   const insights = useApi(
     (signal) =>
       analyticsApi.insights(
         projectId,
-        { metric, groupBy, days: Number(days), limit: Number(limit), eventName: event || undefined },
+        {
+          metric,
+          groupBy,
+          days: Number(days),
+          limit: Number(limit),
+          eventName: event || undefined,
+          ...filters.query,
+        },
         signal,
       ),
-    [projectId, metric, groupBy, days, limit, event],
+    [projectId, metric, groupBy, days, limit, event, filters.query],
   );
   const metricLabel = metric === 'count' ? 'Events' : 'Unique players';
 
@@ -74,7 +84,10 @@ export function InsightsPage({ projectId }: { projectId: string }) {
         <Field label="Event name (optional)">
           <input value={eventName} onChange={(e) => setEventName(e.target.value)} placeholder="all events" />
         </Field>
+        <AnalyticsFilterControls projectId={projectId} filters={filters} />
       </div>
+      <RejectedParamsNote rejected={filters.rejected} />
+      <SourceScope filters={filters} />
       <AsyncView resource={insights} loadingLabel="Loading insights…">
         {(result) => (
           <div className="stack-lg">

@@ -5,15 +5,18 @@ import { Segmented, SelectField } from '../components/choice-controls';
 import { formatNumber, formatPercent } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
+import { AnalyticsFilterControls, SourceScope, useAnalyticsFilters } from '../filters/analytics-filters';
+import { RejectedParamsNote } from '../filters/rejected-params-note';
 import { useApi } from '../hooks/use-api';
 
 /** Cohorts (rows) by periods since first seen (columns), shaded by the share retained. */
 export function RetentionPage({ projectId }: { projectId: string }) {
   const [period, setPeriod] = useSearchParam('period', 'day');
   const [days, setDays] = useSearchParam('days', '30');
+  const filters = useAnalyticsFilters();
   const retention = useApi(
-    (signal) => analyticsApi.retention(projectId, { period, days: Number(days) }, signal),
-    [projectId, period, days],
+    (signal) => analyticsApi.retention(projectId, { period, days: Number(days), ...filters.query }, signal),
+    [projectId, period, days, filters.query],
   );
   return (
     <>
@@ -37,7 +40,10 @@ export function RetentionPage({ projectId }: { projectId: string }) {
           options={['7', '14', '30', '90'].map((d) => ({ value: d, label: `Last ${d} days` }))}
           onChange={setDays}
         />
+        <AnalyticsFilterControls projectId={projectId} filters={filters} />
       </div>
+      <RejectedParamsNote rejected={filters.rejected} />
+      <SourceScope filters={filters} />
       <AsyncView resource={retention} loadingLabel="Loading retention…">
         {(r) =>
           r.cohorts.length === 0 ? (
