@@ -11,11 +11,13 @@ export type DetachedLiterals = { main: string; literals: string[] };
 
 const ARRAY_JOIN_LITERAL = /\bARRAY\s+JOIN\s+\[/gi;
 
-/** `code` is `text` with quoted tokens masked (maskQuoted). */
+/** `code` is `text` with quoted tokens masked (ScannedSql.code). */
 export function detachArrayJoinLiterals(text: string, code: string): DetachedLiterals {
+  const found = [...code.matchAll(ARRAY_JOIN_LITERAL)];
+  if (found.length === 0) return { main: text, literals: [] }; // nothing to detach: no copy
   const chars = Array.from(text);
   const literals: string[] = [];
-  for (const match of code.matchAll(ARRAY_JOIN_LITERAL)) {
+  for (const match of found) {
     const open = match.index + match[0].length - 1;
     const close = closingBracket(code, open);
     // Unbalanced, or over several lines (a name cannot hold a line break): the parser reports it.

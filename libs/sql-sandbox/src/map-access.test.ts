@@ -4,7 +4,7 @@ import { scanSql } from './sql-lexer.js';
 
 const rewrite = (sql: string) => {
   const scanned = scanSql(sql);
-  return rewriteMapAccess(scanned.text, scanned.quoted);
+  return rewriteMapAccess(scanned.text, scanned.code);
 };
 
 describe('rewriteMapAccess', () => {

@@ -1,5 +1,4 @@
-import { closingBracket, maskQuoted } from './parser-text.js';
-import type { QuotedToken } from './sql-lexer.js';
+import { closingBracket } from './parser-text.js';
 
 /**
  * Map access on the Nested key/value columns: `attributes['ci.branch']`, `metrics['mem.vram']`
@@ -26,10 +25,13 @@ const MAP_ACCESS = new RegExp(
   'g',
 );
 
-/** The text with every map access rewritten, or the text itself when it has none. */
-export function rewriteMapAccess(text: string, quoted: readonly QuotedToken[]): string {
-  const code = maskQuoted(text, quoted);
-  if (!code.includes('[')) return text;
+/**
+ * The text with every map access rewritten, or the text itself when it has none. `code` is the
+ * text with its quoted tokens masked (ScannedSql.code).
+ */
+export function rewriteMapAccess(text: string, code: string): string {
+  MAP_ACCESS.lastIndex = 0;
+  if (!MAP_ACCESS.test(code)) return text;
   const chars = Array.from(text);
 
   /** chars[from..to) with the map accesses in it rewritten. */

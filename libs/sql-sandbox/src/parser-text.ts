@@ -1,5 +1,3 @@
-import type { QuotedToken } from './sql-lexer.js';
-
 /**
  * The text the parser reads: the ClickHouse forms sqlparser does not know, rewritten in place
  * into forms it parses with the same tables, names and functions. Every rewrite keeps the
@@ -22,41 +20,72 @@ import type { QuotedToken } from './sql-lexer.js';
  *    takes one LIMIT per query).
  */
 const STRICTNESS = /\b(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+(?:(?:INNER|LEFT|RIGHT|FULL|OUTER)\s+)*JOIN\b)/gi;
-const STRICTNESS_AFTER = /(?<=\b(?:INNER|LEFT|RIGHT|FULL)\s+)(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+JOIN\b)/gi;
+const STRICTNESS_AFTER = /\b(?:INNER|LEFT|RIGHT|FULL)\s+(ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+JOIN\b)/gi;
 const GLOBAL_IN = /\bGLOBAL\b(?=\s+(?:NOT\s+)?IN\b)/gi;
-const WITH_TIES = /(?<=\bLIMIT\s+\d+(?:\s*,\s*\d+)?\s+)WITH\s+TIES\b/gi;
-const LIMIT_BY_OFFSET = /(?<=\bLIMIT\s+)\d+\s*,(?=\s*\d+\s+BY\b)/gi;
+const WITH_TIES = /\bLIMIT\s+\d+(?:\s*,\s*\d+)?\s+(WITH\s+TIES)\b/gi;
+const LIMIT_BY_OFFSET = /\bLIMIT\s+(\d+\s*,)(?=\s*\d+\s+BY\b)/gi;
 const LIMIT_BY = /\bLIMIT\s+\d+(?:\s*,\s*\d+|\s+OFFSET\s+\d+)?\s+BY\b/gi;
 const NUMERIC_LIMIT = /\bLIMIT\s+\d+(?:\s*,\s*\d+|\s+OFFSET\s+\d+)?(?:\s+WITH\s+TIES)?\b(?!\s*(?:,|BY\b|OFFSET\b))/gi;
+// The dot first, then what precedes it (a lookbehind): the scan stops only at dots.
 const NAME_TUPLE_ELEMENT =
-  /(?<=(?:^|[^A-Za-z0-9_.#])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\.(?=\d+(?![A-Za-z0-9_.]))/g;
-const EXPRESSION_TUPLE_ELEMENT = /(?<=[)\]#])\.(?=\d+(?![A-Za-z0-9_.]))/g;
+  /\.(?<=(?:^|[^A-Za-z0-9_.#])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.)(?=\d+(?![A-Za-z0-9_.]))/g;
+const EXPRESSION_TUPLE_ELEMENT = /\.(?<=[)\]#]\.)(?=\d+(?![A-Za-z0-9_.]))/g;
 const TERNARY = /\?|(?<!:):(?!:)/g;
 const IN_ARRAY = /\bIN\s+\[/gi;
 
-/** `code` is `text` with its quoted tokens masked (maskQuoted). */
+/**
+ * Each rewrite with a word or character its pattern cannot match without: a query without it
+ * skips that pattern (most queries use few of these forms, and the scans add up).
+ */
+const REWRITES: readonly { needs: RegExp; patterns: readonly RegExp[] }[] = [
+  { needs: /JOIN/i, patterns: [STRICTNESS, STRICTNESS_AFTER] },
+  { needs: /GLOBAL/i, patterns: [GLOBAL_IN] },
+  { needs: /TIES/i, patterns: [WITH_TIES] },
+  { needs: /\bBY\b/i, patterns: [LIMIT_BY_OFFSET] },
+];
+const TUPLE_ELEMENT_DOT = /\.\d/;
+
+/** `code` is `text` with its quoted tokens masked (ScannedSql.code). */
 export function parserText(text: string, code: string): string {
-  const chars = Array.from(text);
+  // The characters of `text`, copied on the first change only.
+  let chars: string[] | undefined;
+  const edit = () => (chars ??= Array.from(text));
   const blank = (index: number, length: number) => {
-    for (let i = index; i < index + length; i++) if (chars[i] !== '\n') chars[i] = ' ';
+    const out = edit();
+    for (let i = index; i < index + length; i++) if (out[i] !== '\n') out[i] = ' ';
   };
-  for (const pattern of [STRICTNESS, STRICTNESS_AFTER, GLOBAL_IN, WITH_TIES, LIMIT_BY_OFFSET]) {
-    for (const match of code.matchAll(pattern)) blank(match.index, match[0].length);
+  for (const { needs, patterns } of REWRITES) {
+    if (!needs.test(code)) continue;
+    for (const pattern of patterns) {
+      for (const match of code.matchAll(pattern)) {
+        // What is blanked: the pattern's group when it has one (it ends the match), else the match.
+        const part = match[1] ?? match[0];
+        blank(match.index + match[0].length - part.length, part.length);
+      }
+    }
   }
   for (const limit of limitsAfterLimitBy(code)) blank(limit.index, limit.length);
-  for (const match of code.matchAll(IN_ARRAY)) {
-    const open = match.index + match[0].length - 1;
-    const close = closingBracket(code, open);
-    if (close !== undefined) [chars[open], chars[close]] = ['(', ')'];
+  if (code.includes('[')) {
+    for (const match of code.matchAll(IN_ARRAY)) {
+      const open = match.index + match[0].length - 1;
+      const close = closingBracket(code, open);
+      if (close !== undefined) {
+        const out = edit();
+        [out[open], out[close]] = ['(', ')'];
+      }
+    }
   }
-  for (const match of code.matchAll(NAME_TUPLE_ELEMENT)) chars[match.index] = '_';
-  for (const match of code.matchAll(EXPRESSION_TUPLE_ELEMENT)) chars[match.index] = '+';
-  if (code.includes('?')) for (const match of code.matchAll(TERNARY)) chars[match.index] = '+';
-  return chars.join('');
+  if (TUPLE_ELEMENT_DOT.test(code)) {
+    for (const match of code.matchAll(NAME_TUPLE_ELEMENT)) edit()[match.index] = '_';
+    for (const match of code.matchAll(EXPRESSION_TUPLE_ELEMENT)) edit()[match.index] = '+';
+  }
+  if (code.includes('?')) for (const match of code.matchAll(TERNARY)) edit()[match.index] = '+';
+  return chars ? chars.join('') : text;
 }
 
 /** Numeric LIMIT clauses that follow a `LIMIT … BY` of the same query (same depth, no SELECT between). */
 function limitsAfterLimitBy(code: string): { index: number; length: number }[] {
+  if (!/\bBY\b/i.test(code)) return [];
   const limitBys = [...code.matchAll(LIMIT_BY)];
   if (limitBys.length === 0) return [];
   const depth = nestingDepths(code);
@@ -98,29 +127,4 @@ export function nestingDepths(code: string): number[] {
     if (ch === '(' || ch === '[') depth += 1;
   }
   return depths;
-}
-
-/**
- * The text with quoted strings and names masked out (`#`, which the lexer refuses anywhere
- * else), so no pattern can match inside them. Outside strings the text is ASCII (the lexer
- * refuses anything else) and each masked character is one code unit, so indexes into the
- * result are code-point indexes of the text.
- */
-export function maskQuoted(text: string, quoted: readonly QuotedToken[]): string {
-  const masked = Array.from(text);
-  const offsets = lineOffsets(masked);
-  for (const token of quoted) {
-    const start = offsets[token.start.line - 1]! + token.start.column - 1;
-    const end = offsets[token.end.line - 1]! + token.end.column - 1;
-    for (let i = start; i < end; i++) if (masked[i] !== '\n') masked[i] = '#';
-  }
-  return masked.join('');
-}
-
-function lineOffsets(chars: readonly string[]): number[] {
-  const offsets = [0];
-  chars.forEach((ch, i) => {
-    if (ch === '\n') offsets.push(i + 1);
-  });
-  return offsets;
 }

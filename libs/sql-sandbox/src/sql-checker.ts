@@ -1,6 +1,6 @@
 import { detachArrayJoinLiterals } from './array-join-literal.js';
 import { rewriteMapAccess } from './map-access.js';
-import { maskQuoted, parserText } from './parser-text.js';
+import { parserText } from './parser-text.js';
 import { scanSql, type QuotedToken } from './sql-lexer.js';
 import { loadSqlParser, parseClickHouseSql } from './sql-parser.js';
 import { ALLOWED_NODES, EVENTS_TABLE, FORBIDDEN_CLAUSES, isAllowedFunction, KNOWN_FIELDS } from './sql-policy.js';
@@ -30,9 +30,9 @@ export function checkAnalystQuery(sql: string): CheckedQuery {
   const analyst = scanSql(sql);
   if (analyst.text.trim() === '') reject('The query is empty.');
   // Map access is rewritten first; from here on the rewritten text is the query.
-  const rewritten = rewriteMapAccess(analyst.text, analyst.quoted);
+  const rewritten = rewriteMapAccess(analyst.text, analyst.code);
   const scanned = rewritten === analyst.text ? analyst : scanSql(rewritten);
-  const code = maskQuoted(scanned.text, scanned.quoted);
+  const { code } = scanned;
   const text = parserText(scanned.text, code);
   const walker = new TreeWalker();
   const split = splitWithLists(text, code);
@@ -310,8 +310,10 @@ function assertSameQuotedTokens(lexed: QuotedToken[], parsed: QuotedToken[]): vo
 
 // ---- small helpers over the JSON tree ----
 
+/** Enum variants are capitalised (`Function`, `Select`); fields are snake_case. */
 function isVariantName(key: string): boolean {
-  return /^[A-Z]/.test(key);
+  const first = key.charCodeAt(0);
+  return first >= 65 && first <= 90; // A-Z
 }
 
 function variantOf(node: Json): string | undefined {
@@ -329,14 +331,11 @@ function asArray(value: Json | undefined): Json[] {
 }
 
 function isEmpty(value: Json | undefined): boolean {
-  return (
-    value === undefined || // the parser leaves absent optional fields undefined
-    value === null ||
-    value === false ||
-    value === 'None' ||
-    (Array.isArray(value) && value.length === 0) ||
-    (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
-  );
+  if (value === undefined || value === null || value === false || value === 'None') return true; // the parser leaves absent optional fields undefined
+  if (typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.length === 0;
+  for (const _key in value) return false; // one own key is enough (no array of keys built)
+  return true;
 }
 
 function partName(part: Json): string {

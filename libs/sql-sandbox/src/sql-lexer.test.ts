@@ -43,6 +43,15 @@ describe('scanSql', () => {
     ]);
   });
 
+  it('masks quoted strings and names in `code`, one character per code point, keeping line breaks', () => {
+    const sql = "SELECT 'é😀', `a b` /* 😀 */ FROM events WHERE x = 'l1\nl2';";
+    const { text, code } = scanSql(sql);
+    const comment = ' '.repeat(Array.from(' /* 😀 */ ').length);
+    expect(text).toBe(`SELECT 'é😀', \`a b\`${comment}FROM events WHERE x = 'l1\nl2'`);
+    expect(code).toBe(`SELECT ####, #####${comment}FROM events WHERE x = ###\n###`);
+    expect(Array.from(code)).toHaveLength(Array.from(text).length);
+  });
+
   it('keeps a comment marker inside a string as data', () => {
     expect(scanSql("SELECT '/* -- #' FROM events").text).toBe("SELECT '/* -- #' FROM events");
   });

@@ -24,10 +24,11 @@ const QUERY_WITH = /(?<=^\s*|\(\s*|\b(?:UNION|INTERSECT|EXCEPT)\s+(?:(?:ALL|DIST
 const TABLE_EXPRESSION = /^\s*([A-Za-z_][A-Za-z0-9_]*|#+)\s+AS\s*\(/i;
 
 /**
- * `code` is the text with quoted tokens masked (maskQuoted); `text` the text itself. Returns
+ * `code` is the text with quoted tokens masked (ScannedSql.code); `text` the text itself. Returns
  * undefined when no WITH list holds an expression entry (sqlparser reads the query as it is).
  */
 export function splitWithLists(text: string, code: string): WithSplit | undefined {
+  if (!/\bWITH\b/i.test(code)) return undefined; // QUERY_WITH cannot match: skip the scans
   const depth = nestingDepths(code);
   const blanks: Range[] = [];
   const entries: ExpressionEntry[] = [];
