@@ -56,6 +56,7 @@ let secret: string;
 let webhookId: string;
 let map: TestMap;
 let emptyMap: TestMap;
+let stutterMap: TestMap;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let status = 204;
 
@@ -72,6 +73,7 @@ beforeAll(async () => {
   ).id;
   map = await createTestMap(stack.pool, projectId, 'Dust');
   emptyMap = await createTestMap(stack.pool, projectId, 'Nobody plays here');
+  stutterMap = await createTestMap(stack.pool, projectId, 'Stutter');
   // 4 × 2 grid: two cells at 20 fps (below warn 30), one at 45 (below good 60), five at 90.
   await insertEvents(
     stack.clickhouse,
@@ -87,6 +89,26 @@ beforeAll(async () => {
         [1, 1, 90],
         [2, 1, 90],
         [3, 1, 90],
+      ],
+      now,
+    ),
+  );
+  // Smooth on average everywhere (≥ 92 fps, ≤ 13 ms), with tails in two cells: (0, 0) has 2 %
+  // of its frames at 62.5 ms (p99 62.5 ms), (1, 0) 10 % at 40 ms (p99 40 ms, hitch share 10 %).
+  const frames = (cx: number, cy: number, fps: number, count: number) =>
+    Array.from({ length: count }, () => [cx, cy, fps] as [number, number, number]);
+  await insertEvents(
+    stack.clickhouse,
+    frameEvents(
+      projectId,
+      stutterMap,
+      [
+        ...frames(0, 0, 100, 98),
+        ...frames(0, 0, 16, 2),
+        ...frames(1, 0, 100, 90),
+        ...frames(1, 0, 25, 10),
+        ...[2, 3].flatMap((cx) => frames(cx, 0, 100, 10)),
+        ...[0, 1, 2, 3].flatMap((cx) => frames(cx, 1, 100, 10)),
       ],
       now,
     ),
@@ -129,10 +151,12 @@ describe('alert evaluation on real heatmap cells', () => {
     const [entry] = await historyOf(ruleId);
     expect(entry).toMatchObject({ status: 'triggered', failingCells: 2, totalCells: 8, threshold: 30 });
     expect(entry!.failingPercentage).toBe(25);
+    const heatmapUrl = `${TEST_ENV.FRAMEDECK_APP_ORIGIN}/projects/${projectId}/heatmap?mapId=${map.mapId}&cellSize=25&days=1&metric=fps`;
+    expect(entry!.dashboardUrl).toBe(heatmapUrl);
     expect(entry!.worstCells.slice(0, 3)).toEqual([
-      { x: 12.5, y: 12.5, value: 20, eventCount: 1, failing: true },
-      { x: 37.5, y: 12.5, value: 20, eventCount: 1, failing: true },
-      { x: 62.5, y: 12.5, value: 45, eventCount: 1, failing: false },
+      { x: 12.5, y: 12.5, value: 20, eventCount: 1, failing: true, dashboardUrl: `${heatmapUrl}&focus=12.5%2C12.5` },
+      { x: 37.5, y: 12.5, value: 20, eventCount: 1, failing: true, dashboardUrl: `${heatmapUrl}&focus=37.5%2C12.5` },
+      { x: 62.5, y: 12.5, value: 45, eventCount: 1, failing: false, dashboardUrl: `${heatmapUrl}&focus=62.5%2C12.5` },
     ]);
     expect((await getAlertRule(stack.pool, projectId, ruleId))!.latestStatus).toBe('triggered');
 
@@ -147,10 +171,8 @@ describe('alert evaluation on real heatmap cells', () => {
       map: { id: map.id, mapId: map.mapId, name: 'Dust' },
       evaluation: { status: 'triggered', failingCells: 2, totalCells: 8 },
     });
-    expect(request!.json.evaluation.worstCells[0]).toMatchObject({ x: 12.5, y: 12.5, value: 20 });
-    expect(request!.json.dashboardUrl).toBe(
-      `${TEST_ENV.FRAMEDECK_APP_ORIGIN}/projects/${projectId}/heatmap?mapId=${map.mapId}&cellSize=25&days=1&metric=fps`,
-    );
+    expect(request!.json.evaluation.worstCells[0]).toEqual(entry!.worstCells[0]);
+    expect(request!.json.dashboardUrl).toBe(heatmapUrl);
     expect(entry!.notification).toMatchObject({ id: request!.json.id, kind: 'triggered' });
     const delivery = (await historyOf(ruleId))[0]!.notification!.deliveries[0]!;
     expect(delivery).toMatchObject({ channelId: webhookId, status: 'delivered', attempts: 1, lastStatusCode: 204 });
@@ -352,5 +374,65 @@ describe('alert evaluation on real heatmap cells', () => {
     } finally {
       await slack.close();
     }
+  });
+
+  it('holds the tails to their limits: only the p99 and the 33 ms hitch rules fire where averages are fine', async () => {
+    const onStutter = async (metric: AlertRuleFields['metric']) =>
+      insertAlertRule(
+        stack.pool,
+        projectId,
+        await rule({ name: metric, mapId: stutterMap.id, metric, failPercentage: 10 }),
+      );
+    const [fps, frameTime, p99, hitches33, hitches50] = [
+      await onStutter('fps'),
+      await onStutter('frame_time'),
+      await onStutter('p99_frame_time'),
+      await onStutter('hitch_share_33ms'),
+      await onStutter('hitch_share_50ms'),
+    ];
+    await tick();
+
+    // The averages: no cell worse than 30 fps or 33.3 ms.
+    expect((await historyOf(fps))[0]).toMatchObject({ status: 'resolved', failingCells: 0, totalCells: 8 });
+    expect((await historyOf(frameTime))[0]).toMatchObject({ status: 'resolved', failingCells: 0, totalCells: 8 });
+    // p99 warn 50 ms: the cell with 2 % of frames at 62.5 ms fails (1 of 8 = 12.5 % ≥ 10 %).
+    const heatmapUrl = (metric: string) =>
+      `${TEST_ENV.FRAMEDECK_APP_ORIGIN}/projects/${projectId}/heatmap?mapId=${stutterMap.mapId}&cellSize=25&days=1&metric=${metric}`;
+    const [tail] = await historyOf(p99);
+    expect(tail).toMatchObject({ status: 'triggered', metric: 'p99_frame_time', threshold: 50, failingCells: 1 });
+    expect(tail!.dashboardUrl).toBe(heatmapUrl('p99_frame_time'));
+    expect(tail!.worstCells.slice(0, 2)).toEqual([
+      {
+        x: 12.5,
+        y: 12.5,
+        value: 62.5,
+        eventCount: 100,
+        failing: true,
+        dashboardUrl: `${heatmapUrl('p99_frame_time')}&focus=12.5%2C12.5`,
+      },
+      {
+        x: 37.5,
+        y: 12.5,
+        value: 40,
+        eventCount: 100,
+        failing: false,
+        dashboardUrl: `${heatmapUrl('p99_frame_time')}&focus=37.5%2C12.5`,
+      },
+    ]);
+    // Frames over 33.3 ms, warn 5 %: the cell with 10 % of them fails; the other has 2 %.
+    const [hitch] = await historyOf(hitches33);
+    expect(hitch).toMatchObject({ status: 'triggered', threshold: 5, failingCells: 1, totalCells: 8 });
+    expect(hitch!.worstCells.slice(0, 2).map((c) => [c.x, c.y, c.value, c.failing])).toEqual([
+      [37.5, 12.5, 10, true],
+      [12.5, 12.5, 2, false],
+    ]);
+    // Frames over 50 ms, warn 2 %: 2 % passes (a value at the limit is acceptable).
+    expect((await historyOf(hitches50))[0]).toMatchObject({ status: 'resolved', threshold: 2, failingCells: 0 });
+
+    const sent = receiver.received.map((r) => [r.json.rule.metric, r.json.evaluation.worstCells[0].dashboardUrl]);
+    expect(sent.sort()).toEqual([
+      ['hitch_share_33ms', `${heatmapUrl('hitch_share_33ms')}&focus=37.5%2C12.5`],
+      ['p99_frame_time', `${heatmapUrl('p99_frame_time')}&focus=12.5%2C12.5`],
+    ]);
   });
 });

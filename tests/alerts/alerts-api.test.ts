@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createProjectWithKeys, type BootstrapResult } from '@framedeck/accounts';
+import { linkEvaluatedCells } from '@framedeck/alerts';
 import { insertAlertEvaluation, insertNotificationChannel } from '@framedeck/postgres';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { OpenApiValidator } from '../api/support/openapi-validator.js';
@@ -61,6 +62,9 @@ describe('threshold profiles', () => {
         frameTimeMs: { good: 16.7, warn: 33.3 },
         gpuTimeMs: { good: 14, warn: 28 },
         memoryMb: { good: 4096, warn: 6144 },
+        p99FrameTimeMs: { good: 33.3, warn: 50 },
+        hitchShare33msPercent: { good: 1, warn: 5 },
+        hitchShare50msPercent: { good: 0.5, warn: 2 },
         platform: null,
         resolution: null,
         buildConfig: null,
@@ -73,6 +77,46 @@ describe('threshold profiles', () => {
     const second = await api.request(`/v1/projects/${added.projectId}/threshold-profiles`, { key: added.keys.full! });
     expect(second.body.data.map((p: { name: string }) => p.name)).toEqual(['Default']);
     expect(second.body.data[0].id).not.toBe(res.body.data[0].id);
+  });
+
+  it('creates and patches the tail limits; a share over 100 % or a good limit past warn is a 400', async () => {
+    const PROFILES = `/v1/projects/${mine.projectId}/threshold-profiles`;
+    const created = await api.request(PROFILES, {
+      method: 'POST',
+      key: write(mine),
+      json: { name: 'Competitive', p99FrameTimeMs: { good: 20, warn: 25 }, hitchShare33msPercent: { warn: 2 } },
+    });
+    validator.expectDocumented(created, 'POST', '/v1/projects/{id}/threshold-profiles');
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({
+      p99FrameTimeMs: { good: 20, warn: 25 },
+      hitchShare33msPercent: { good: 1, warn: 2 }, // the default's good limit where none was sent
+      hitchShare50msPercent: { good: 0.5, warn: 2 },
+    });
+    const one = `${PROFILES}/${created.body.data.id}`;
+    const patched = await api.request(one, {
+      method: 'PATCH',
+      key: write(mine),
+      json: { hitchShare50msPercent: { good: 0.1, warn: 0.4 } },
+    });
+    validator.expectDocumented(patched, 'PATCH', '/v1/projects/{id}/threshold-profiles/{profileId}');
+    expect(patched.body.data).toMatchObject({
+      p99FrameTimeMs: { good: 20, warn: 25 },
+      hitchShare50msPercent: { good: 0.1, warn: 0.4 },
+    });
+    const refused = async (json: object) => {
+      const res = await api.request(one, { method: 'PATCH', key: write(mine), json });
+      validator.expectProblem(res, 400);
+      return res.body.detail as string;
+    };
+    expect(await refused({ hitchShare33msPercent: { warn: 101 } })).toMatch(/hitchShare33msPercent\.warn/);
+    expect(await refused({ p99FrameTimeMs: { good: 30 } })).toMatch(/good limit must be at least as strict/);
+    // Nothing was changed by the refused requests.
+    const listed = await api.request(PROFILES, { key: read(mine) });
+    expect(listed.body.data.find((p: { id: string }) => p.id === created.body.data.id)).toMatchObject({
+      p99FrameTimeMs: { good: 20, warn: 25 },
+      hitchShare33msPercent: { good: 1, warn: 2 },
+    });
   });
 });
 
@@ -252,6 +296,24 @@ describe('alert rules', () => {
     expect(enabled.body.data.isActive).toBe(true);
   });
 
+  it('watches the tails: p99 frame time and the 33.3 / 50 ms hitch shares', async () => {
+    const created = await api.request(RULES(mine), {
+      method: 'POST',
+      key: write(mine),
+      json: { name: 'Stutter', mapId: map.id, metric: 'p99_frame_time', isActive: false },
+    });
+    validator.expectDocumented(created, 'POST', '/v1/projects/{id}/alerts');
+    expect(created.body.data).toMatchObject({ metric: 'p99_frame_time' });
+    for (const metric of ['hitch_share_33ms', 'hitch_share_50ms']) {
+      const patched = await api.request(`${RULES(mine)}/${created.body.data.id}`, {
+        method: 'PATCH',
+        key: write(mine),
+        json: { metric },
+      });
+      expect(patched.body.data).toMatchObject({ metric });
+    }
+  });
+
   it.each([
     ['an unknown metric', { metric: 'latency' }],
     ['a cell size not in 5, 10, 25, 50', { cellSize: 7 }],
@@ -378,6 +440,8 @@ describe('alert history', () => {
         totalCells: 8,
         failingPercentage: status === 'triggered' ? 37.5 : 0,
         worstCells: [{ x: 12.5, y: 12.5, value: 20, eventCount: 4, failing: true }],
+        // As recorded before migration 009: no links.
+        dashboardUrl: null,
         notificationOutcome: null,
       });
     }
@@ -422,6 +486,55 @@ describe('alert history', () => {
     validator.expectProblem(await history('status=maybe'), 400);
     validator.expectProblem(await history('limit=0'), 400);
     validator.expectProblem(await history('from=yesterday'), 400);
+  });
+
+  it('names the worst cells with links to the heatmap at each of them, and the evaluated heatmap', async () => {
+    const place = {
+      projectId: mine.projectId,
+      mapId: map.mapId,
+      cellSize: 25,
+      days: 7,
+      metric: 'hitch_share_33ms',
+    } as const;
+    const linked = linkEvaluatedCells('https://framedeck.example.com', place, [
+      { x: 37.5, y: 12.5, value: 10, eventCount: 100, failing: true },
+      { x: 12.5, y: 12.5, value: 2, eventCount: 100, failing: false },
+    ]);
+    await insertAlertEvaluation(api.pool, {
+      projectId: mine.projectId,
+      ruleId: ruleB,
+      evaluatedAt: at(7),
+      status: 'triggered',
+      metric: 'hitch_share_33ms',
+      thresholdLevel: 'warn',
+      threshold: 5,
+      thresholdProfileId: defaultProfileId,
+      failPercentage: 10,
+      failingCells: 1,
+      totalCells: 8,
+      failingPercentage: 12.5,
+      ...linked,
+      notificationOutcome: null,
+    });
+    const res = await history(`alertId=${ruleB}&limit=2`);
+    validator.expectDocumented(res, 'GET', '/v1/projects/{id}/alerts/history');
+    const [latest, older] = res.body.data.items;
+    const heatmap = `https://framedeck.example.com/projects/${mine.projectId}/heatmap?mapId=${map.mapId}&cellSize=25&days=7`;
+    expect(latest).toMatchObject({
+      metric: 'hitch_share_33ms',
+      threshold: 5,
+      dashboardUrl: `${heatmap}&metric=hitch_share_33ms`,
+      worstCells: [
+        { x: 37.5, y: 12.5, value: 10, eventCount: 100, failing: true },
+        { x: 12.5, y: 12.5, value: 2, eventCount: 100, failing: false },
+      ],
+    });
+    expect(latest.worstCells.map((c: { dashboardUrl: string }) => c.dashboardUrl)).toEqual([
+      `${heatmap}&metric=hitch_share_33ms&focus=37.5%2C12.5`,
+      `${heatmap}&metric=hitch_share_33ms&focus=12.5%2C12.5`,
+    ]);
+    // Recorded before history carried links.
+    expect(older).toMatchObject({ dashboardUrl: null, worstCells: [{ x: 12.5, y: 12.5, dashboardUrl: null }] });
   });
 
   it("shows nothing of another project's history", async () => {

@@ -3,7 +3,17 @@
  * Postgres CHECK constraints (migration 004) mirror them, the evaluator relies on them.
  */
 
-export const ALERT_METRICS = ['fps', 'frame_time', 'memory', 'gpu_time'] as const;
+export const ALERT_METRICS = [
+  'fps',
+  'frame_time',
+  'memory',
+  'gpu_time',
+  // The tails (issue #18): a map can average 60 fps and still stutter where a few frames take
+  // far longer. Named as the heatmap cells name them (libs/analytics).
+  'p99_frame_time',
+  'hitch_share_33ms',
+  'hitch_share_50ms',
+] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 
 export const THRESHOLD_LEVELS = ['warn', 'good'] as const;
@@ -40,12 +50,15 @@ export const ALERT_RULE_DEFAULTS = {
   isActive: true,
 } as const satisfies Partial<Record<string, unknown>>;
 
-/** Whether a larger average is better (fps) or worse (times, memory). */
+/** Whether a larger value is better (fps) or worse (times, memory, hitches). */
 export const METRIC_DIRECTION: Record<AlertMetric, 'higher_is_better' | 'lower_is_better'> = {
   fps: 'higher_is_better',
   frame_time: 'lower_is_better',
   memory: 'lower_is_better',
   gpu_time: 'lower_is_better',
+  p99_frame_time: 'lower_is_better',
+  hitch_share_33ms: 'lower_is_better',
+  hitch_share_50ms: 'lower_is_better',
 };
 
 export const METRIC_UNIT: Record<AlertMetric, string> = {
@@ -53,4 +66,7 @@ export const METRIC_UNIT: Record<AlertMetric, string> = {
   frame_time: 'ms',
   memory: 'MB',
   gpu_time: 'ms',
+  p99_frame_time: 'ms',
+  hitch_share_33ms: '%',
+  hitch_share_50ms: '%',
 };

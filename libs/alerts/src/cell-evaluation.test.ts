@@ -10,6 +10,9 @@ const cell = (x: number, y: number, values: Partial<EvaluationCell> = {}): Evalu
   avgFrameTimeMs: 16,
   avgMemoryMb: 2000,
   avgGpuTimeMs: null,
+  p99FrameTimeMs: null,
+  hitchShare33msPercent: null,
+  hitchShare50msPercent: null,
   ...values,
 });
 
@@ -91,5 +94,23 @@ describe('evaluateCells', () => {
     const cells = Array.from({ length: 1000 }, (_, i) => cell(i, 0, { avgMemoryMb: i < 5 ? 7000 : 1000 }));
     expect(evaluateCells(cells, { metric: 'memory', threshold: 6144, failPercentage: 0.5 }).status).toBe('triggered');
     expect(evaluateCells(cells, { metric: 'memory', threshold: 6144, failPercentage: 1 }).status).toBe('resolved');
+  });
+
+  it('holds the tails to their limits: p99 frame time in ms, hitch shares in percent, 0 % a measurement', () => {
+    const tails = [
+      cell(0, 0, { p99FrameTimeMs: 80, hitchShare33msPercent: 12, hitchShare50msPercent: 0 }),
+      cell(1, 0, { p99FrameTimeMs: 20, hitchShare33msPercent: 0, hitchShare50msPercent: 0 }),
+      cell(2, 0, { p99FrameTimeMs: null, hitchShare33msPercent: null, hitchShare50msPercent: null }),
+    ];
+    const at = (metric: 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms') =>
+      evaluateCells(tails, {
+        metric,
+        threshold: thresholdFor(DEFAULT_THRESHOLD_PROFILE, metric, 'warn'),
+        failPercentage: 50,
+      });
+    expect(at('p99_frame_time')).toMatchObject({ status: 'triggered', failingCells: 1, totalCells: 2 });
+    expect(at('hitch_share_33ms')).toMatchObject({ status: 'triggered', failingCells: 1, totalCells: 2 });
+    expect(at('hitch_share_33ms').worstCells.map((c) => c.value)).toEqual([12, 0]);
+    expect(at('hitch_share_50ms')).toMatchObject({ status: 'resolved', failingCells: 0, totalCells: 2 });
   });
 });

@@ -10,8 +10,28 @@ export type EvaluationCell = {
   avgFrameTimeMs: number | null;
   avgMemoryMb: number | null;
   avgGpuTimeMs: number | null;
+  /** 99th percentile of the cell's frame times. */
+  p99FrameTimeMs: number | null;
+  /**
+   * Percent (0–100) of the cell's frame samples over 33.3 ms and over 50 ms (the 30 and 20 fps
+   * budgets missed: libs/analytics HITCH_THRESHOLDS_MS).
+   */
+  hitchShare33msPercent: number | null;
+  hitchShare50msPercent: number | null;
 };
 
+/** Where each metric's value is in a cell. */
+const METRIC_FIELD: Record<AlertMetric, Exclude<keyof EvaluationCell, 'x' | 'y' | 'eventCount'>> = {
+  fps: 'avgFps',
+  frame_time: 'avgFrameTimeMs',
+  memory: 'avgMemoryMb',
+  gpu_time: 'avgGpuTimeMs',
+  p99_frame_time: 'p99FrameTimeMs',
+  hitch_share_33ms: 'hitchShare33msPercent',
+  hitch_share_50ms: 'hitchShare50msPercent',
+};
+
+/** A cell named in a verdict: its centre, its value of the rule's metric, its events. */
 export type WorstCell = { x: number; y: number; value: number; eventCount: number; failing: boolean };
 
 export type CellEvaluation = {
@@ -36,14 +56,7 @@ export type EvaluationCriteria = {
 export const WORST_CELLS_REPORTED = 5;
 
 export function metricValue(cell: EvaluationCell, metric: AlertMetric): number | null {
-  const value =
-    metric === 'fps'
-      ? cell.avgFps
-      : metric === 'frame_time'
-        ? cell.avgFrameTimeMs
-        : metric === 'memory'
-          ? cell.avgMemoryMb
-          : cell.avgGpuTimeMs;
+  const value = cell[METRIC_FIELD[metric]];
   return value !== null && Number.isFinite(value) ? value : null;
 }
 

@@ -11,6 +11,9 @@ const cell = (x: number, avgFps: number): EvaluationCell => ({
   avgFrameTimeMs: null,
   avgMemoryMb: null,
   avgGpuTimeMs: null,
+  p99FrameTimeMs: null,
+  hitchShare33msPercent: null,
+  hitchShare50msPercent: null,
 });
 const profile = (id: string, fpsWarn: number): BundledProfile => ({
   id,

@@ -25,7 +25,17 @@ const payload: AlertNotificationPayload = {
     failingCells: 4,
     totalCells: 10,
     failingPercentage: 40,
-    worstCells: [{ x: 12.5, y: 37.5, value: 12.04, eventCount: 10, failing: true }],
+    worstCells: [
+      {
+        x: 12.5,
+        y: 37.5,
+        value: 12.04,
+        eventCount: 10,
+        failing: true,
+        dashboardUrl:
+          'http://127.0.0.1:8080/projects/p1/heatmap?mapId=dust&cellSize=25&days=7&metric=fps&focus=12.5%2C37.5',
+      },
+    ],
   },
   dashboardUrl: 'http://127.0.0.1:8080/projects/p1/heatmap?mapId=dust&cellSize=25&days=7&metric=fps',
 };

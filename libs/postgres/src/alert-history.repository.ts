@@ -1,3 +1,4 @@
+import type { WorstCell } from '@framedeck/alerts';
 import type { Queryable } from './queryable.js';
 
 export type AlertEvaluationRecord = {
@@ -14,7 +15,10 @@ export type AlertEvaluationRecord = {
   failingCells: number;
   totalCells: number;
   failingPercentage: number;
-  worstCells: unknown[];
+  /** Each with the heatmap focused on it (absent in entries recorded before migration 009). */
+  worstCells: Array<WorstCell & { dashboardUrl?: string }>;
+  /** The dashboard's heatmap of what was evaluated (null in entries recorded before migration 009). */
+  dashboardUrl: string | null;
   notificationOutcome: 'queued' | 'cooldown' | null;
 };
 
@@ -22,8 +26,8 @@ export async function insertAlertEvaluation(db: Queryable, record: AlertEvaluati
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO alert_evaluations (project_id, rule_id, evaluated_at, status, metric, threshold_level, threshold,
        fail_percentage, failing_cells, total_cells, failing_percentage, worst_cells, notification_outcome,
-       threshold_profile_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       threshold_profile_id, dashboard_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
     [
       record.projectId,
       record.ruleId,
@@ -39,6 +43,7 @@ export async function insertAlertEvaluation(db: Queryable, record: AlertEvaluati
       JSON.stringify(record.worstCells),
       record.notificationOutcome,
       record.thresholdProfileId,
+      record.dashboardUrl,
     ],
   );
   return rows[0]!.id;
@@ -80,6 +85,7 @@ export async function listAlertHistory(db: Queryable, filter: AlertHistoryFilter
             e.threshold_profile_id AS "thresholdProfileId", e.fail_percentage AS "failPercentage",
             e.failing_cells AS "failingCells", e.total_cells AS "totalCells",
             e.failing_percentage AS "failingPercentage", e.worst_cells AS "worstCells",
+            e.dashboard_url AS "dashboardUrl",
             e.notification_outcome AS "notificationOutcome",
             CASE WHEN n.id IS NULL THEN NULL ELSE json_build_object('id', n.id, 'kind', n.kind, 'deliveries',
               (SELECT coalesce(json_agg(json_build_object(

@@ -26,7 +26,12 @@ export type ThresholdProfileFields = { name: string } & ThresholdValues & Thresh
 export const THRESHOLD_COLUMNS = `tp.fps_good AS "fpsGood", tp.fps_warn AS "fpsWarn",
   tp.frame_time_good_ms AS "frameTimeGoodMs", tp.frame_time_warn_ms AS "frameTimeWarnMs",
   tp.gpu_time_good_ms AS "gpuTimeGoodMs", tp.gpu_time_warn_ms AS "gpuTimeWarnMs",
-  tp.memory_good_mb AS "memoryGoodMb", tp.memory_warn_mb AS "memoryWarnMb"`;
+  tp.memory_good_mb AS "memoryGoodMb", tp.memory_warn_mb AS "memoryWarnMb",
+  tp.p99_frame_time_good_ms AS "p99FrameTimeGoodMs", tp.p99_frame_time_warn_ms AS "p99FrameTimeWarnMs",
+  tp.hitch_share_33ms_good_percent AS "hitchShare33msGoodPercent",
+  tp.hitch_share_33ms_warn_percent AS "hitchShare33msWarnPercent",
+  tp.hitch_share_50ms_good_percent AS "hitchShare50msGoodPercent",
+  tp.hitch_share_50ms_warn_percent AS "hitchShare50msWarnPercent"`;
 
 const PROFILE_COLUMNS = `tp.id, tp.name, tp.is_default AS "isDefault", ${THRESHOLD_COLUMNS},
   tp.platform, tp.resolution, tp.build_config AS "buildConfig", tp.gpu, tp.storage, tp.created_at AS "createdAt"`;
@@ -42,6 +47,12 @@ const WRITABLE_COLUMNS: ReadonlyArray<[keyof ThresholdProfileFields, string]> = 
   ['gpuTimeWarnMs', 'gpu_time_warn_ms'],
   ['memoryGoodMb', 'memory_good_mb'],
   ['memoryWarnMb', 'memory_warn_mb'],
+  ['p99FrameTimeGoodMs', 'p99_frame_time_good_ms'],
+  ['p99FrameTimeWarnMs', 'p99_frame_time_warn_ms'],
+  ['hitchShare33msGoodPercent', 'hitch_share_33ms_good_percent'],
+  ['hitchShare33msWarnPercent', 'hitch_share_33ms_warn_percent'],
+  ['hitchShare50msGoodPercent', 'hitch_share_50ms_good_percent'],
+  ['hitchShare50msWarnPercent', 'hitch_share_50ms_warn_percent'],
   ['platform', 'platform'],
   ['resolution', 'resolution'],
   ['buildConfig', 'build_config'],

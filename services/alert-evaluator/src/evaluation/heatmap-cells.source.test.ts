@@ -3,12 +3,23 @@ import type { ClickHouseReader } from '@framedeck/clickhouse';
 import { heatmapCellSource } from './heatmap-cells.source.js';
 
 describe('heatmapCellSource', () => {
-  it('turns the heatmap\'s "0 = no sample" averages into null', async () => {
-    // One grid cell row as ClickHouse returns it: fps and GPU time never sampled there.
+  it('turns the heatmap\'s "0 = no sample" averages into null and hitch shares into percent', async () => {
+    // One grid cell row as ClickHouse returns it: fps and GPU time never sampled there; 1 frame
+    // in 8 over 33.3 ms, none over 50 ms (0 is a measurement, not "no data").
     const clickhouse = {
       rows: async () => [
         // cell = cy × (cells along x) + cx: cy 1 × 4 + cx 0
-        { cell: 4, event_count: 4, avg_fps: null, avg_frame_time: 20, avg_memory: 512, avg_gpu_time: null },
+        {
+          cell: 4,
+          event_count: 4,
+          avg_fps: null,
+          avg_frame_time: 20,
+          avg_memory: 512,
+          avg_gpu_time: null,
+          p99_frame_time: 41.5,
+          hitch_share_33ms: 0.125,
+          hitch_share_50ms: 0,
+        },
       ],
     } as unknown as ClickHouseReader;
     const cells = await heatmapCellSource(clickhouse)({
@@ -20,7 +31,18 @@ describe('heatmapCellSource', () => {
       now: new Date('2026-03-18T12:00:00Z'),
     });
     expect(cells).toEqual([
-      { x: 12.5, y: 37.5, eventCount: 4, avgFps: null, avgFrameTimeMs: 20, avgMemoryMb: 512, avgGpuTimeMs: null },
+      {
+        x: 12.5,
+        y: 37.5,
+        eventCount: 4,
+        avgFps: null,
+        avgFrameTimeMs: 20,
+        avgMemoryMb: 512,
+        avgGpuTimeMs: null,
+        p99FrameTimeMs: 41.5,
+        hitchShare33msPercent: 12.5,
+        hitchShare50msPercent: 0,
+      },
     ]);
   });
 });

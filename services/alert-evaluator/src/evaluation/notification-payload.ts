@@ -1,9 +1,9 @@
 import {
-  heatmapDashboardUrl,
   type AlertMetric,
   type AlertNotificationPayload,
   type AlertStatus,
   type CellEvaluation,
+  type LinkedCell,
   type ThresholdLevel,
 } from '@framedeck/alerts';
 import type { LeasedAlertRule } from '@framedeck/postgres';
@@ -16,8 +16,9 @@ export function buildNotificationPayload(input: {
   rule: LeasedAlertRule;
   threshold: number;
   result: CellEvaluation;
+  /** The evaluated heatmap and the worst cells with their links (linkEvaluatedCells). */
+  linked: { dashboardUrl: string; worstCells: LinkedCell[] };
   evaluatedAt: Date;
-  appOrigin: string;
 }): AlertNotificationPayload {
   const { rule, result } = input;
   const metric = rule.metric as AlertMetric;
@@ -44,14 +45,8 @@ export function buildNotificationPayload(input: {
       failingCells: result.failingCells,
       totalCells: result.totalCells,
       failingPercentage: result.failingPercentage,
-      worstCells: result.worstCells,
+      worstCells: input.linked.worstCells,
     },
-    dashboardUrl: heatmapDashboardUrl(input.appOrigin, {
-      projectId: rule.projectId,
-      mapId: rule.map.mapId,
-      cellSize: rule.cellSize,
-      days: rule.evaluationDays,
-      metric,
-    }),
+    dashboardUrl: input.linked.dashboardUrl,
   };
 }

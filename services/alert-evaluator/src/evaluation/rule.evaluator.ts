@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   decideNotification,
   evaluateProfileBundle,
+  linkEvaluatedCells,
   type AlertMetric,
   type BundleEvaluation,
   type ThresholdLevel,
@@ -118,6 +119,17 @@ export class RuleEvaluator {
       return 'disabled';
     }
     const evaluatedAt = this.options.clock.now();
+    const linked = linkEvaluatedCells(
+      this.options.appOrigin,
+      {
+        projectId: rule.projectId,
+        mapId: rule.map.mapId,
+        cellSize: rule.cellSize,
+        days: rule.evaluationDays,
+        metric: rule.metric as AlertMetric,
+      },
+      result.worstCells,
+    );
     const decision = decideNotification(result.status, state, rule.cooldownMinutes, evaluatedAt);
     const evaluationId = await insertAlertEvaluation(tx, {
       projectId: rule.projectId,
@@ -132,7 +144,8 @@ export class RuleEvaluator {
       failingCells: result.failingCells,
       totalCells: result.totalCells,
       failingPercentage: result.failingPercentage,
-      worstCells: result.worstCells,
+      worstCells: linked.worstCells,
+      dashboardUrl: linked.dashboardUrl,
       notificationOutcome: decision.notify ? 'queued' : decision.reason === 'cooldown' ? 'cooldown' : null,
     });
     if (decision.notify) {
@@ -151,8 +164,8 @@ export class RuleEvaluator {
           rule,
           threshold,
           result,
+          linked,
           evaluatedAt,
-          appOrigin: this.options.appOrigin,
         }),
       });
     }

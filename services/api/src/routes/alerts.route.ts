@@ -47,7 +47,12 @@ const RULE_FIELDS = {
         'primary profile (listed as thresholdProfileId). Each cell is held to every profile; the rule triggers when ' +
         "any profile's evaluation triggers. Default: the project's default profile.",
     }),
-  metric: z.enum(ALERT_METRICS),
+  metric: z.enum(ALERT_METRICS).meta({
+    description:
+      'What a cell is held to: its average fps, frame_time (ms), memory (MB) or gpu_time (ms); its p99_frame_time ' +
+      '(ms); or its hitch_share_33ms / hitch_share_50ms, the percentage (0–100) of its frames over 33.3 / 50 ms. ' +
+      "The limits come from the rule's threshold profiles.",
+  }),
   thresholdLevel: z.enum(THRESHOLD_LEVELS).meta({
     description: "good: a cell fails when worse than the profile's good limit; warn: when worse than its warn limit.",
   }),
@@ -236,9 +241,19 @@ export const disableAlertRuleRoute = defineRoute({
 const WorstCellSchema = z.object({
   x: z.number().meta({ description: 'Cell centre X, world units.' }),
   y: z.number(),
-  value: z.number().meta({ description: "The cell's average of the rule's metric." }),
-  eventCount: z.int(),
-  failing: z.boolean(),
+  value: z.number().meta({
+    description: "The cell's value of the rule's metric (hitch shares in percent), held to the entry's threshold.",
+  }),
+  eventCount: z.int().meta({ description: 'Events in the cell (its samples).' }),
+  failing: z.boolean().meta({ description: 'Worse than the threshold.' }),
+  dashboardUrl: z
+    .url()
+    .nullable()
+    .meta({
+      description:
+        "The dashboard's heatmap of the evaluated map, cell size, window and metric, focused on this cell " +
+        '(focus=x,y). null in entries recorded before history carried links.',
+    }),
 });
 
 const HistoryEntrySchema = z
@@ -263,7 +278,17 @@ const HistoryEntrySchema = z
     failingCells: z.int(),
     totalCells: z.int().meta({ description: 'Cells with data for the metric; 0 = no data (status resolved).' }),
     failingPercentage: z.number(),
-    worstCells: z.array(WorstCellSchema).meta({ description: 'Up to 5, worst first.' }),
+    worstCells: z
+      .array(WorstCellSchema)
+      .meta({ description: 'The cells that decided the entry: up to 5 with data, worst first (failing ones first).' }),
+    dashboardUrl: z
+      .url()
+      .nullable()
+      .meta({
+        description:
+          "The dashboard's heatmap of what was evaluated: `{app_origin}/projects/{id}/heatmap?mapId=…&cellSize=…&days=…" +
+          "&metric=…` (the notification's dashboardUrl). null in entries recorded before history carried links.",
+      }),
     notificationOutcome: z.enum(['queued', 'cooldown']).nullable().meta({
       description: 'queued: a notification was sent for this evaluation; cooldown: a transition was held back.',
     }),
@@ -305,12 +330,17 @@ const cursor = {
 };
 
 function toHistoryEntry(entry: AlertHistoryEntry): z.input<typeof HistoryEntrySchema> {
-  const { ruleId, ruleName, evaluatedAt, ...rest } = entry;
+  const { ruleId, ruleName, evaluatedAt, worstCells, ...rest } = entry;
   return {
     ...rest,
     alertId: ruleId,
     alertName: ruleName,
     evaluatedAt: evaluatedAt.toISOString(),
+    // Cells recorded before migration 009 have no link.
+    worstCells: worstCells.map((cell) => ({
+      ...cell,
+      dashboardUrl: cell.dashboardUrl ?? null,
+    })),
   } as z.input<typeof HistoryEntrySchema>;
 }
 
@@ -320,7 +350,8 @@ export const alertHistoryRoute = defineRoute({
   operationId: 'listAlertHistory',
   summary: 'Alert evaluation history',
   description:
-    'One entry per evaluation, newest first, with its notification and the status of each delivery. ' +
+    'One entry per evaluation, newest first, with the worst cells that decided it (each linking the dashboard heatmap ' +
+    'at that cell), a link to the evaluated heatmap, its notification and the status of each delivery. ' +
     'Paging: pass nextCursor back as cursor until it is null (keyset paging: stable while new entries arrive).',
   tag: 'Alerts',
   auth: { scope: 'analytics:read' },

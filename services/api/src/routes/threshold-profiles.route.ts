@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_THRESHOLD_PROFILE } from '@framedeck/alerts';
+import { DEFAULT_THRESHOLD_PROFILE, METRIC_LIMITS, type AlertMetric } from '@framedeck/alerts';
 import {
   deleteThresholdProfile,
   getThresholdProfile,
@@ -40,6 +40,18 @@ export const ThresholdProfileSchema = z
     }),
     gpuTimeMs: z.object({ good: limit('Good at or below (ms).'), warn: limit('Acceptable at or below (ms).') }),
     memoryMb: z.object({ good: limit('Good at or below (MB = 2^20 bytes).'), warn: limit('Acceptable at or below.') }),
+    p99FrameTimeMs: z.object({
+      good: limit("Good at or below this 99th percentile of the cell's frame times (ms)."),
+      warn: limit('Acceptable at or below (ms).'),
+    }),
+    hitchShare33msPercent: z.object({
+      good: limit("Good at or below this percentage (0–100) of the cell's frames over 33.3 ms."),
+      warn: limit('Acceptable at or below (%).'),
+    }),
+    hitchShare50msPercent: z.object({
+      good: limit("Good at or below this percentage (0–100) of the cell's frames over 50 ms."),
+      warn: limit('Acceptable at or below (%).'),
+    }),
     ...TARGET_FIELDS,
     createdAt: z.iso.datetime(),
   })
@@ -47,20 +59,37 @@ export const ThresholdProfileSchema = z
     id: 'ThresholdProfile',
     description:
       'Per-metric limits. A rule with thresholdLevel "good" fails a cell that is worse than the good limit; ' +
-      'with "warn" only a cell worse than the warn limit. fps: higher is better; times and memory: lower is better. ' +
+      'with "warn" only a cell worse than the warn limit. fps: higher is better; times, memory and hitch shares: lower ' +
+      'is better. ' +
       'platform, resolution, buildConfig, gpu and storage describe the hardware the profile is meant for (labels: ' +
       'a rule holds all its map cells to each of its profiles).',
   });
 
+/** The profile's pairs of limits by their API name, each the limits of one alert metric. */
+const LIMIT_GROUPS = {
+  fps: 'fps',
+  frameTimeMs: 'frame_time',
+  gpuTimeMs: 'gpu_time',
+  memoryMb: 'memory',
+  p99FrameTimeMs: 'p99_frame_time',
+  hitchShare33msPercent: 'hitch_share_33ms',
+  hitchShare50msPercent: 'hitch_share_50ms',
+} as const satisfies Record<string, AlertMetric>;
+type LimitGroup = keyof typeof LIMIT_GROUPS;
+const limitGroups = Object.keys(LIMIT_GROUPS) as LimitGroup[];
+
 function toThresholdProfile(p: ThresholdProfile): z.input<typeof ThresholdProfileSchema> {
+  const limits = Object.fromEntries(
+    limitGroups.map((group) => {
+      const keys = METRIC_LIMITS[LIMIT_GROUPS[group]];
+      return [group, { good: p[keys.good], warn: p[keys.warn] }];
+    }),
+  ) as Record<LimitGroup, { good: number; warn: number }>;
   return {
     id: p.id,
     name: p.name,
     isDefault: p.isDefault,
-    fps: { good: p.fpsGood, warn: p.fpsWarn },
-    frameTimeMs: { good: p.frameTimeGoodMs, warn: p.frameTimeWarnMs },
-    gpuTimeMs: { good: p.gpuTimeGoodMs, warn: p.gpuTimeWarnMs },
-    memoryMb: { good: p.memoryGoodMb, warn: p.memoryWarnMb },
+    ...limits,
     platform: p.platform,
     resolution: p.resolution,
     buildConfig: p.buildConfig,
@@ -71,11 +100,15 @@ function toThresholdProfile(p: ThresholdProfile): z.input<typeof ThresholdProfil
 }
 
 /** A limit in a body: a non-negative number, or its decimal string (the Framedash CLI sends "60"). */
-const LimitValue = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-  z.number().min(0).max(1_000_000),
-);
-const LimitPair = z.strictObject({ good: LimitValue, warn: LimitValue }).partial();
+const limitValue = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+    z.number().min(0).max(max),
+  );
+const limitPair = (max: number) => z.strictObject({ good: limitValue(max), warn: limitValue(max) }).partial();
+const LimitPair = limitPair(1_000_000);
+/** A hitch share is a percentage of frames. */
+const PercentPair = limitPair(100);
 
 /** The body shape (canonical): the listed shape without identity; every member optional on PATCH. */
 const ProfileBody = z.strictObject({
@@ -84,6 +117,9 @@ const ProfileBody = z.strictObject({
   frameTimeMs: LimitPair.optional(),
   gpuTimeMs: LimitPair.optional(),
   memoryMb: LimitPair.optional(),
+  p99FrameTimeMs: LimitPair.optional(),
+  hitchShare33msPercent: PercentPair.optional(),
+  hitchShare50msPercent: PercentPair.optional(),
   platform: TARGET_FIELDS.platform.optional(),
   resolution: TARGET_FIELDS.resolution.optional(),
   buildConfig: TARGET_FIELDS.buildConfig.optional(),
@@ -109,18 +145,12 @@ type ProfileBodyValue = Partial<z.output<typeof ProfileBody>>;
 
 /** The body as repository fields; only what was sent (PATCH) or everything with `base` filled in (POST). */
 function toFields(body: ProfileBodyValue, base: Partial<ThresholdProfileFields> = {}): Partial<ThresholdProfileFields> {
-  const fields: Partial<ThresholdProfileFields> = {
-    ...base,
-    name: body.name ?? base.name,
-    fpsGood: body.fps?.good ?? base.fpsGood,
-    fpsWarn: body.fps?.warn ?? base.fpsWarn,
-    frameTimeGoodMs: body.frameTimeMs?.good ?? base.frameTimeGoodMs,
-    frameTimeWarnMs: body.frameTimeMs?.warn ?? base.frameTimeWarnMs,
-    gpuTimeGoodMs: body.gpuTimeMs?.good ?? base.gpuTimeGoodMs,
-    gpuTimeWarnMs: body.gpuTimeMs?.warn ?? base.gpuTimeWarnMs,
-    memoryGoodMb: body.memoryMb?.good ?? base.memoryGoodMb,
-    memoryWarnMb: body.memoryMb?.warn ?? base.memoryWarnMb,
-  };
+  const fields: Partial<ThresholdProfileFields> = { ...base, name: body.name ?? base.name };
+  for (const group of limitGroups) {
+    const keys = METRIC_LIMITS[LIMIT_GROUPS[group]];
+    fields[keys.good] = body[group]?.good ?? base[keys.good];
+    fields[keys.warn] = body[group]?.warn ?? base[keys.warn];
+  }
   for (const key of Object.keys(TARGET_FIELDS) as Array<keyof typeof TARGET_FIELDS>) {
     if (body[key] !== undefined) fields[key] = body[key];
   }
@@ -132,7 +162,7 @@ function refuse(conflict: ThresholdProfileConflict): never {
     ? problems.conflict('A threshold profile of this name exists in this project.')
     : problems.badRequest(
         'Invalid request: body: each good limit must be at least as strict as its warn limit ' +
-          '(fps good ≥ warn; frame time, GPU time and memory good ≤ warn).',
+          '(fps good ≥ warn; frame time, GPU time, memory, p99 frame time and hitch shares good ≤ warn).',
       );
 }
 
@@ -151,8 +181,9 @@ export const listThresholdProfilesRoute = defineRoute({
   summary: "List the project's threshold profiles",
   description:
     'Every project has a default profile (created with the project): fps good ≥ 60 / warn ≥ 30, frame time ' +
-    'good ≤ 16.7 ms / warn ≤ 33.3 ms, GPU time good ≤ 14 ms / warn ≤ 28 ms, memory good ≤ 4096 MB / warn ≤ 6144 MB. ' +
-    'Default first.',
+    'good ≤ 16.7 ms / warn ≤ 33.3 ms, GPU time good ≤ 14 ms / warn ≤ 28 ms, memory good ≤ 4096 MB / warn ≤ 6144 MB, ' +
+    'p99 frame time good ≤ 33.3 ms / warn ≤ 50 ms, frames over 33.3 ms good ≤ 1 % / warn ≤ 5 %, frames over 50 ms ' +
+    'good ≤ 0.5 % / warn ≤ 2 %. Default first.',
   tag: 'Alerts',
   auth: { scope: 'analytics:read' },
   project: 'path',
