@@ -12,6 +12,8 @@
 # Data stays in the state dir; the next up.sh restarts from it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# FRAMEDECK_TOPOLOGY=cluster: the cluster topology's components instead (cluster.sh).
+[[ "${FRAMEDECK_TOPOLOGY:-single}" == cluster ]] && exec bash "$INFRA_LOCAL_DIR/cluster.sh" down "$@"
 
 components=("$@")
 # Reverse start order: Kafka and ClickHouse first, the stores the services use last.

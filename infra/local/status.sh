@@ -6,6 +6,8 @@
 #   status.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# FRAMEDECK_TOPOLOGY=cluster: the cluster topology's components instead (cluster.sh).
+[[ "${FRAMEDECK_TOPOLOGY:-single}" == cluster ]] && exec bash "$INFRA_LOCAL_DIR/cluster.sh" status "$@"
 
 for c in "${ALL_COMPONENTS[@]}"; do
   port="$(component_port "$c")"

@@ -18,6 +18,8 @@
 # ClickHouse tables likewise come from the app's migrations in clickhouse/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# FRAMEDECK_TOPOLOGY=cluster: the cluster topology's components instead (cluster.sh).
+[[ "${FRAMEDECK_TOPOLOGY:-single}" == cluster ]] && exec bash "$INFRA_LOCAL_DIR/cluster.sh" up "$@"
 
 components=("$@")
 ((${#components[@]})) || components=("${DEFAULT_COMPONENTS[@]}")
@@ -131,26 +133,6 @@ wait_redis() {
 # Both engines run as our own processes with configs rendered from infra/clickhouse/*.xml
 # (shared by both) into $STATE_DIR/clickhouse{,-modern}/etc; the modern engine adds the
 # overlays of infra/clickhouse-modern/{config.d,users.d} (merged by ClickHouse itself).
-
-# render_clickhouse_config DIR HTTP_PORT TCP_PORT LOG_NAME
-render_clickhouse_config() {
-  local dir="$1" http_port="$2" tcp_port="$3" log_name="$4"
-  mkdir -p "$dir/etc" "$dir/data/tmp" "$dir/data/user_files" "$dir/data/format_schemas"
-  sed -e "s|@DATA_DIR@|$dir/data|g" -e "s|@LOG_DIR@|$LOG_DIR|g" -e "s|@LOG_NAME@|$log_name|g" \
-      -e "s|@HTTP_PORT@|$http_port|g" -e "s|@TCP_PORT@|$tcp_port|g" \
-      "$INFRA_DIR/clickhouse/config.xml" >"$dir/etc/config.xml"
-  # Passwords are stored as SHA-256, never in clear, and the file is private.
-  local admin_sha sandbox_sha
-  admin_sha="$(printf '%s' "$CLICKHOUSE_ADMIN_PASSWORD" | sha256sum | cut -d' ' -f1)"
-  sandbox_sha="$(printf '%s' "$CLICKHOUSE_SANDBOX_PASSWORD" | sha256sum | cut -d' ' -f1)"
-  (
-    umask 077
-    sed -e "s|@ADMIN_PASSWORD_SHA256@|$admin_sha|g" -e "s|@SANDBOX_PASSWORD_SHA256@|$sandbox_sha|g" \
-      "$INFRA_DIR/clickhouse/users.xml" >"$dir/etc/users.xml.tmp"
-  )
-  # Replace atomically: a running 18.16 reloads users.xml when it changes.
-  mv -f "$dir/etc/users.xml.tmp" "$dir/etc/users.xml"
-}
 
 # A server on the port that is not ours (e.g. Debian's own service) lacks our users.
 warn_if_foreign_clickhouse() {
