@@ -8,7 +8,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { addressesSection, listenSection, metricsSection } from '../../libs/config/dist/index.js';
-import { renderWorldMapPng, WORLD } from '../../libs/sender/dist/index.js';
+import { DEMO, seedDemoProject } from '../../services/cli/dist/commands/demo-seed.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stateDir = process.env.FRAMEDECK_STATE_DIR || `${root}.state`;
@@ -133,52 +133,33 @@ function demoTenant() {
   return { ...demo, reused: false };
 }
 
-const DEMO_MAP_ID = 'dust_valley';
-
 /**
- * Makes the demo project show a real heatmap: the simulated world's map image uploaded through
- * the API (as a studio would), then 15 minutes of 40 simulated players on that map sent
- * through the real ingest gateway. Runs until it succeeded once (recorded in demo.json), so an
- * interrupted first start is completed by the next one.
+ * Makes every page of the demo project show real shapes: the simulated world's map and 30 days
+ * of a live game (services/cli/src/commands/demo-seed.ts; tests seed the same way). Runs until
+ * it succeeded once (recorded in demo.json), so an interrupted first start is completed by the
+ * next one; the ci key it creates for the nightly runs is kept there too.
  */
-async function seedDemo(demo, baseUrl) {
+async function seedDemo(demo, addresses) {
   if (demo.seeded) return;
-  console.error('[framedeck] seeding the demo project: map image and simulated telemetry');
+  console.error(
+    `[framedeck] seeding the demo project: map image and ${DEMO.days} days of ${DEMO.players} simulated players`,
+  );
+  const saveDemo = (fields) => {
+    Object.assign(demo, fields);
+    writeFileSync(`${stateDir}/demo.json`, JSON.stringify({ ...demo, reused: undefined }, null, 2), { mode: 0o600 });
+  };
   try {
-    await uploadDemoMap(demo, baseUrl);
-    // The key travels in the environment, not on the command line (which `ps` shows).
-    execFileSync(process.execPath, [`${root}services/cli/bin/framedeck.js`, ...demoSimulationArgs(demo)], {
-      env: { ...process.env, FRAMEDECK_INGEST_KEY: demo.keys.ingest },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    writeFileSync(`${stateDir}/demo.json`, JSON.stringify({ ...demo, reused: undefined, seeded: true }, null, 2), {
-      mode: 0o600,
-    });
+    const seeding = await seedDemoProject(
+      { projectId: demo.projectId, baseUrl: addresses.baseUrl, ingestUrl: addresses.ingestUrl, keys: demo.keys },
+      { progress: (line) => console.error(line), onCiKey: (ci) => saveDemo({ keys: { ...demo.keys, ci } }) },
+    );
+    const { events, automatedEvents, seconds } = seeding.report;
+    console.error(`[framedeck] demo seeded: ${events} events (${automatedEvents} of automated runs) in ${seconds} s`);
+    saveDemo({ seeded: true });
   } catch (error) {
     // Not fatal: the services run; the next `npm start` tries again.
     console.error(`[framedeck] the demo project was not fully seeded (${error.message}); the next start retries`);
   }
-}
-
-async function uploadDemoMap(demo, baseUrl) {
-  const form = new FormData();
-  form.set('file', new Blob([renderWorldMapPng(1000)], { type: 'image/png' }), 'dust_valley.png');
-  form.set('name', 'Dust Valley');
-  form.set('mapId', DEMO_MAP_ID);
-  form.set('worldMinX', String(WORLD.minX));
-  form.set('worldMinY', String(WORLD.minY));
-  form.set('worldMaxX', String(WORLD.maxX));
-  form.set('worldMaxY', String(WORLD.maxY));
-  const res = await fetch(`${baseUrl}/v1/maps/upload`, {
-    method: 'POST',
-    headers: { 'x-api-key': demo.keys.readWrite ?? demo.keys.full, 'x-project-id': demo.projectId },
-    body: form,
-  });
-  if (res.status !== 201) throw new Error(`map upload answered ${res.status}: ${await res.text()}`);
-}
-
-function demoSimulationArgs(demo) {
-  return ['simulate', '--project', demo.projectId, '--players', '40', '--minutes', '15', '--map-id', DEMO_MAP_ID];
 }
 
 process.on('SIGINT', () => void stopAll().then(() => process.exit(0)));
@@ -203,7 +184,7 @@ try {
   ];
   if (process.argv.includes('--seed-demo')) {
     const demo = demoTenant();
-    await seedDemo(demo, addresses.baseUrl);
+    await seedDemo(demo, addresses);
     lines.push(
       '',
       `Demo tenant ${demo.reused ? '(reused from .state/demo.json)' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,

@@ -14,11 +14,14 @@ Commands:
   bootstrap [--plan free|pro|enterprise] [--json]   create a tenant, a user, a project and its API keys
   project create --tenant <id> --name <name> [--json]
                                                     add a project (with an ingest and a full key) to a tenant
-  simulate --project <id> [--key-file FILE] [--players N] [--minutes M] [--ingest-url URL]
-           [--map-id ID] [--rate EVENTS_PER_S] [--seed S] [--json]
-                                                    send simulated gameplay telemetry through the ingest gateway;
+  simulate --project <id> [--key-file FILE] [--players N] [--minutes M | --days D] [--ci-key-file FILE]
+           [--ingest-url URL] [--map-id ID] [--rate EVENTS_PER_S] [--seed S] [--json]
+                                                    send simulated gameplay telemetry through the ingest gateway:
+                                                    M minutes of N players (default 5, 20), or with --days a live
+                                                    game of D days (1-30) with a player base of N (default 300);
                                                     the ingest key comes from --key-file or FRAMEDECK_INGEST_KEY
-                                                    (--key <ingestKey> works but shows the key in ps)
+                                                    (--key <ingestKey> works but shows the key in ps); automated
+                                                    runs go with the ci key of --ci-key-file when given
   dlq replay [--since <ISO time|30m|12h|7d>] [--limit N] [--json]
                                                     re-publish dead-lettered batches to the events topic
                                                     (after fixing why they failed; see docs/kafka.md)
@@ -40,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
       'key-file': { type: 'string' },
       players: { type: 'string' },
       minutes: { type: 'string' },
+      days: { type: 'string' },
+      'ci-key-file': { type: 'string' },
       'ingest-url': { type: 'string' },
       'map-id': { type: 'string' },
       rate: { type: 'string' },

@@ -1,5 +1,5 @@
 import { encodePng } from './png.js';
-import { REGIONS, WORLD } from './world.js';
+import { BRIDGE, REGIONS, RIVER, WORLD } from './world.js';
 
 type Rgb = readonly [number, number, number];
 
@@ -11,9 +11,6 @@ const COLOURS = {
   water: [96, 140, 176],
   bridge: [128, 112, 96],
 } as const satisfies Record<string, Rgb>;
-
-/** The river crosses the map west to east through the bridge (world y, half width in units). */
-const RIVER = { y: REGIONS.find((r) => r.name === 'bridge')!.y, halfWidth: 22 };
 
 /**
  * A top-down picture of the simulated world (WORLD, REGIONS), for the demo project's map, so
@@ -34,9 +31,8 @@ export function renderWorldMapPng(size = 1000): Buffer {
 }
 
 function colourAt(x: number, y: number, unitsPerPixel: number): Rgb {
-  const bridge = REGIONS.find((r) => r.name === 'bridge')!;
   if (Math.abs(y - RIVER.y) <= RIVER.halfWidth) {
-    return Math.abs(x - bridge.x) <= 18 ? COLOURS.bridge : COLOURS.water;
+    return Math.abs(x - BRIDGE.x) <= BRIDGE.halfWidth ? COLOURS.bridge : COLOURS.water;
   }
   for (const region of REGIONS) {
     if (region.name === 'bridge' || Math.hypot(x - region.x, y - region.y) > region.radius) continue;

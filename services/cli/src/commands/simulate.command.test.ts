@@ -49,3 +49,22 @@ describe('framedeck simulate: where the ingest key comes from (never needed on t
     }
   });
 });
+
+describe('framedeck simulate --days: a live game instead of minutes of play', () => {
+  const options = (values: Record<string, string>) =>
+    parseSimulateOptions({ project: PROJECT, ...values }, config(KEY), () => {});
+
+  it('simulates whole days (1–30, the oldest events ingest accepts) of a 300-player base by default', () => {
+    expect(options({ days: '30' })).toMatchObject({ days: 30, minutes: 30 * 1_440, players: 300 });
+    expect(options({})).toMatchObject({ days: undefined, minutes: 5, players: 20 });
+    for (const days of ['0', '31', '2.5', 'x']) expect(() => options({ days }), days).toThrow(UsageError);
+    expect(() => options({ days: '3', minutes: '5' })).toThrow(UsageError);
+  });
+
+  it('reads the ci key (automated runs) from --ci-key-file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-key-')), 'ci.key');
+    writeFileSync(file, `fd_ci\n`, { mode: 0o600 });
+    expect(options({ 'ci-key-file': file })).toMatchObject({ apiKey: KEY, ciKey: 'fd_ci' });
+    expect(options({}).ciKey).toBeUndefined();
+  });
+});
