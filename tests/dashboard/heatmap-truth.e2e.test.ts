@@ -14,9 +14,10 @@ const APP_ORIGIN = `http://127.0.0.1:${PORT}`;
 const API_URL = `${APP_ORIGIN}/api`;
 const HOUR = 3_600_000;
 
-// A 200 × 200 world on a 400 × 400 grey image: 2 px per world unit, cells of 25 units (50 px).
+// A 200 × 200 world on an 800 × 800 grey image (taller than the room a 900 px screen leaves,
+// so the page must scale it down): 4 px per world unit, cells of 25 units (100 px).
 const WORLD = 200;
-const IMAGE = 400;
+const IMAGE = 800;
 const GREY: [number, number, number] = [40, 40, 40];
 const CANVAS = '[data-testid="heatmap-canvas"]';
 
@@ -38,6 +39,9 @@ type CellName = keyof typeof CELLS;
 
 /** The centre of a cell in the canvas's pixel space. */
 const pixelOf = (name: CellName) => ({ x: CELLS[name].x * (IMAGE / WORLD), y: IMAGE - ROW_Y * (IMAGE / WORLD) });
+
+/** A call of GET …/heatmap (not the page's own address, which ends the same way). */
+const isHeatmapCall = (r: Request) => new URL(r.url()).pathname.endsWith(`/heatmap`) && r.url().includes('/api/v1/');
 
 type Bootstrap = { projectId: string; user: { email: string; password: string }; keys: { full: string } };
 
@@ -81,7 +85,10 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
 
   const open = async (query: string) => {
     await page.goto(`${APP_ORIGIN}${heatmapPath}?${query}`);
-    await expect.poll(() => page.getByTestId('heatmap-canvas').getAttribute('data-cells-drawn')).not.toBe('0');
+    const canvas = page.getByTestId('heatmap-canvas');
+    // Cells drawn over the map image, not over the blank stage shown while the image loads.
+    await expect.poll(() => canvas.getAttribute('data-backdrop')).toBe('ready');
+    await expect.poll(() => canvas.getAttribute('data-cells-drawn')).not.toBe('0');
   };
   const pixel = (name: CellName) => canvasPixelAt(page, CANVAS, pixelOf(name).x, pixelOf(name).y);
 
@@ -198,9 +205,8 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
     await expect.poll(() => canvas.getAttribute('data-cells-drawn')).toBe('5');
     expect(await page.getByTestId('source-scope').textContent()).toContain('Players + automated runs');
 
-    const heatmapRequest = (r: Request) => new URL(r.url()).pathname.endsWith('/heatmap');
     const switchOnly = page.waitForRequest(
-      (r) => heatmapRequest(r) && new URL(r.url()).searchParams.get('platform') === 'switch',
+      (r) => isHeatmapCall(r) && new URL(r.url()).searchParams.get('platform') === 'switch',
     );
     await page.getByLabel('Platform').selectOption('switch');
     await switchOnly;
@@ -210,7 +216,7 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
     expect(isGrey(await pixel('A'))).toBe(true);
 
     const automated = page.waitForRequest(
-      (r) => heatmapRequest(r) && new URL(r.url()).searchParams.get('source') === 'automated',
+      (r) => isHeatmapCall(r) && new URL(r.url()).searchParams.get('source') === 'automated',
     );
     await page.getByLabel('Source').selectOption({ label: 'Automated runs only' });
     await automated;
@@ -221,13 +227,15 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
   it('resets invalid values of a shared link with a note, asking the API only with valid ones', async () => {
     const asked: string[] = [];
     const record = (r: Request) => {
-      if (new URL(r.url()).pathname.endsWith('/heatmap')) asked.push(r.url());
+      if (isHeatmapCall(r)) asked.push(r.url());
     };
     page.on('request', record);
     await open('metric=fps&cellSize=7&source=robots&minSamples=-3');
     page.off('request', record);
     const note = page.getByTestId('rejected-params');
-    expect(await note.textContent()).toMatch(/cellSize=7.*source=robots.*minSamples=-3/s);
+    for (const value of ['cellSize=7', 'source=robots', 'minSamples=-3']) {
+      expect(await note.textContent()).toContain(value);
+    }
     const url = new URL(page.url());
     expect(['cellSize', 'source', 'minSamples'].filter((p) => url.searchParams.has(p))).toEqual([]);
     expect(asked.length).toBeGreaterThan(0);
@@ -261,7 +269,14 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
       expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
       expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
     }
-    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(0);
+    // Nothing below the fold either: the page does not scroll at all.
+    const scrollHeight = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement
+          .scrollHeight,
+    );
+    expect(scrollHeight).toBeLessThanOrEqual(viewport.height);
+    await browser.screenshot('heatmap-1440x900');
   });
 
   it('kept the pages free of script errors and CSP violations', () => {

@@ -26,14 +26,15 @@ export function HeatmapCanvas({ map, cells, cellSize, scale, hovered, onHover }:
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const backdrop = useMapBackdrop(map);
   const { image, size } = backdrop;
-  const [drawn, setDrawn] = useState({ cells: 0, faded: 0 });
+  // What the last paint put on the canvas (read by the browser tests: cells over the loaded image).
+  const [drawn, setDrawn] = useState({ cells: 0, faded: 0, backdrop: image.status });
 
   useEffect(() => {
     const canvas = baseRef.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
     paintBackdrop(ctx, backdrop);
-    const count = { cells: 0, faded: 0 };
+    const count = { cells: 0, faded: 0, backdrop: backdrop.image.status };
     for (const cell of cells) {
       const paint = scale && paintCell(cell, scale);
       if (!paint) continue;
@@ -78,6 +79,7 @@ export function HeatmapCanvas({ map, cells, cellSize, scale, hovered, onHover }:
         data-testid="heatmap-canvas"
         data-cells-drawn={drawn.cells}
         data-cells-faded={drawn.faded}
+        data-backdrop={drawn.backdrop}
       />
       <canvas
         ref={overlayRef}

@@ -245,10 +245,10 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
       </div>
       <div className="toolbar" role="group" aria-label="Heatmap filters">
         <AnalyticsFilterControls projectId={projectId} filters={filters} />
-        <Field label="Height from (z)" className="field-narrow">
+        <Field label="Z from" className="field-narrow">
           <input type="number" value={zMinParam} placeholder="any" onChange={(e) => setZMin(e.target.value)} />
         </Field>
-        <Field label="to (z)" className="field-narrow">
+        <Field label="Z to" className="field-narrow">
           <input type="number" value={zMaxParam} placeholder="any" onChange={(e) => setZMax(e.target.value)} />
         </Field>
         <Field label="Min samples" className="field-narrow">
