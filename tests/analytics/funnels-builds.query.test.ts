@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { compareBuilds, queryBuilds, queryFunnel } from '@framedeck/analytics';
+import { compareBuilds, queryBuilds, queryFunnel, type DimensionFilter } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
 
@@ -17,6 +17,9 @@ const step = (playerId: string, sessionId: string, eventName: string, seconds: n
   sessionId,
   eventName,
   at: new Date(t0.getTime() + seconds * 1000),
+  // For the filters: p5 plays on Switch, p2 is an automated run.
+  platform: playerId === 'p5' ? 'switch' : 'pc',
+  source: playerId === 'p2' ? 'automated' : 'player',
 });
 // start → level → finish, window 600 s
 const funnelEvents = [
@@ -64,13 +67,14 @@ afterAll(async () => {
 });
 
 describe('funnels', () => {
-  const funnel = (by: 'player' | 'session') =>
+  const funnel = (by: 'player' | 'session', filter: DimensionFilter = {}) =>
     queryFunnel(clickhouse, {
       projectId: funnelProject,
       steps: ['start', 'level', 'finish'],
       windowSeconds: 600,
       by,
       days: 7,
+      ...filter,
       now: NOW,
     });
 
@@ -84,6 +88,15 @@ describe('funnels', () => {
 
   it('by session: a journey split over two sessions does not convert', async () => {
     expect((await funnel('session')).steps.map((s) => s.count)).toEqual([4, 3, 1]);
+  });
+
+  it('platform, build and source filters: only those events are steps', async () => {
+    const counts = async (filter: DimensionFilter) => (await funnel('player', filter)).steps.map((s) => s.count);
+    expect(await counts({ platform: 'switch' })).toEqual([1, 1, 1]); // p5
+    expect(await counts({ source: 'automated' })).toEqual([1, 1, 0]); // p2: finish came before level
+    expect(await counts({ source: 'player' })).toEqual([3, 2, 2]); // p1, p3, p5
+    expect(await counts({ source: 'player', platform: 'pc' })).toEqual([2, 1, 1]); // p1, p3
+    expect(await counts({ buildId: 'no-such-build' })).toEqual([0, 0, 0]);
   });
 });
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { queryDashboard, queryRetention } from '@framedeck/analytics';
+import { queryDashboard, queryRetention, type DimensionFilter } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { insertEvents, NOW } from './event-fixtures.js';
 import { playerActivity } from './player-activity.fixture.js';
+import { recordingClient } from './recording-client.js';
 
 const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const { projectId, events } = playerActivity();
@@ -39,7 +40,7 @@ describe('retention', () => {
     ]);
   });
 
-  it('the player_days rollup gives exactly the answer of the raw events (random activity, duplicates included)', async () => {
+  it('the player_days and player_activity sets give exactly the answer of the raw events (random activity, duplicates and filters included)', async () => {
     const random = randomUUID();
     let seed = 42;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
@@ -48,18 +49,42 @@ describe('retention', () => {
       playerId: `r${Math.floor(next() * 300)}`,
       eventName: 'tick',
       at: new Date(NOW.getTime() - Math.floor(next() * 20 * 86_400_000)),
+      platform: ['pc', 'switch'][Math.floor(next() * 2)],
+      buildId: ['1.0', '1.1', '1.2'][Math.floor(next() * 3)],
+      source: (['player', 'automated', 'unspecified'] as const)[Math.floor(next() * 3)],
     }));
     await insertEvents(clickhouse, fixture);
     await insertEvents(clickhouse, fixture.slice(0, 100)); // a redelivered batch: same rows again
-    for (const [period, days, k] of [
-      ['day', 14, 7],
-      ['week', 30, 3],
-    ] as const) {
-      const q = { projectId: random, period, days, k, now: NOW };
-      const rollup = await queryRetention(clickhouse, q, 'player_days');
-      expect(rollup.cohorts.length).toBeGreaterThan(1);
-      expect(rollup).toEqual(await queryRetention(clickhouse, q, 'events'));
-    }
+    const filters: Array<[DimensionFilter, string]> = [
+      [{}, 'FROM player_days'],
+      [{ platform: 'switch' }, 'FROM player_activity'],
+      [{ buildId: '1.1', platform: 'pc' }, 'FROM player_activity'],
+      [{ source: 'automated' }, 'FROM events'], // no set keeps sources
+      [{ source: 'player', buildId: '1.2' }, 'FROM events'],
+    ];
+    for (const [filter, table] of filters)
+      for (const [period, days, k] of [
+        ['day', 14, 7],
+        ['week', 30, 3],
+      ] as const) {
+        const q = { projectId: random, period, days, k, ...filter, now: NOW };
+        const recorded = recordingClient(clickhouse);
+        const rollup = await queryRetention(recorded.client, q, 'rollups');
+        expect(rollup.cohorts.length, JSON.stringify(q)).toBeGreaterThan(1);
+        expect(rollup, JSON.stringify(q)).toEqual(await queryRetention(clickhouse, q, 'events'));
+        expect(recorded.sent.join('\n')).toContain(table);
+      }
+    // A filter changes the answer (the test would pass vacuously if filters were ignored).
+    const unfiltered = await queryRetention(clickhouse, { projectId: random, period: 'day', days: 14, k: 7, now: NOW });
+    const switchOnly = await queryRetention(clickhouse, {
+      projectId: random,
+      period: 'day',
+      days: 14,
+      k: 7,
+      platform: 'switch',
+      now: NOW,
+    });
+    expect(switchOnly).not.toEqual(unfiltered);
   });
 
   it('a project without players has no cohorts', async () => {

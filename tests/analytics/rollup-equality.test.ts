@@ -6,6 +6,7 @@ import {
   HEATMAP_DAYS,
   compareBuilds,
   queryBuilds,
+  type DimensionFilter,
   queryDashboard,
   queryHeatmap,
   servedByRollup,
@@ -56,8 +57,18 @@ const fixture: FixtureEvent[] = Array.from({ length: 3000 }, () => {
     renderThreadMs: next(2) === 0 ? undefined : 2 + next(100) / 10,
     buildId: pick(['1.0', '1.1', '1.2', '']),
     platform: pick(['pc', 'ps5', 'switch', '']),
+    source: pick(['player', 'player', 'automated', 'unspecified'] as const),
   };
 });
+
+/** No filter, each dimension alone, and all three at once. */
+const FILTERS: DimensionFilter[] = [
+  {},
+  { buildId: '1.1' },
+  { platform: 'ps5' },
+  { source: 'automated' },
+  { source: 'player', platform: 'pc', buildId: '1.2' },
+];
 
 beforeAll(async () => {
   await insertEvents(clickhouse, fixture);
@@ -67,14 +78,17 @@ afterAll(async () => {
 });
 
 describe('rollup-served answers equal the plain query over events', () => {
-  it('heatmap cells: every cell size, range, mode and build filter', async () => {
+  it('heatmap cells: every cell size, range, mode and platform / build / source filter', async () => {
     expect(servedByRollup(bounds)).toBe(true);
     const recorded = recordingClient(clickhouse);
     let nonEmpty = 0;
+    // Answers a filter changed: were filters ignored on both sides, the equality would still hold.
+    let filteredDiffer = 0;
     for (const cellSize of HEATMAP_CELL_SIZES)
       for (const days of HEATMAP_DAYS)
-        for (const eventName of [undefined, 'kill'])
-          for (const buildId of [undefined, '1.1']) {
+        for (const eventName of [undefined, 'kill']) {
+          let unfiltered = '';
+          for (const filter of FILTERS) {
             const q = {
               projectId,
               mapId: 'arena',
@@ -82,24 +96,28 @@ describe('rollup-served answers equal the plain query over events', () => {
               cellSize,
               days,
               eventName,
-              buildId,
+              ...filter,
               includeZ: true,
               now: NOW,
             };
             const fromRollup = await queryHeatmap(recorded.client, q, 'rollups');
-            expect(fromRollup, JSON.stringify({ cellSize, days, eventName, buildId })).toEqual(
+            expect(fromRollup, JSON.stringify({ cellSize, days, eventName, filter })).toEqual(
               await queryHeatmap(clickhouse, q, 'events'),
             );
             if (fromRollup.length > 0) nonEmpty++;
+            if (filter === FILTERS[0]) unfiltered = JSON.stringify(fromRollup);
+            else if (JSON.stringify(fromRollup) !== unfiltered) filteredDiffer++;
           }
-    expect(nonEmpty).toBeGreaterThan(40);
+        }
+    expect(nonEmpty).toBeGreaterThan(100);
+    expect(filteredDiffer).toBeGreaterThan(100);
     expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
-    // Each rollup answered its share: unfiltered 25/50-unit views from the overview, 25/50 by
-    // build from the 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
+    // Each rollup answered its share: unfiltered 25/50-unit views from the overview, filtered
+    // 25/50 from the 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
     const served = (table: string) => recorded.sent.filter((text) => new RegExp(`\\b${table}\\b`).test(text)).length;
     expect(served('rollup_heatmap_overview_25')).toBe(2 * 4 * 2);
-    expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2);
-    expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * 2);
+    expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2 * (FILTERS.length - 1));
+    expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * FILTERS.length);
   });
 
   it('heatmap cells of a map off the 5-unit grid come from the events', async () => {
@@ -118,15 +136,29 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(recorded.sent.join('\n')).toContain('FROM events');
   });
 
-  it('builds list and comparison (overall and per map)', async () => {
-    for (const days of [7, 30, 90]) {
-      const list = { projectId, days, limit: 50, now: NOW };
-      expect(await queryBuilds(clickhouse, list, 'rollups')).toEqual(await queryBuilds(clickhouse, list, 'events'));
-      const compare = { projectId, base: '1.0', target: '1.2', days, thresholdPercent: 5, minSamples: 5, now: NOW };
-      const fromRollup = await compareBuilds(clickhouse, compare, 'rollups');
-      expect(fromRollup.maps.length).toBeGreaterThan(0);
-      expect(fromRollup).toEqual(await compareBuilds(clickhouse, compare, 'events'));
-    }
+  it('builds list and comparison (overall and per map), with platform / build / source filters', async () => {
+    for (const days of [7, 30, 90])
+      for (const filter of FILTERS) {
+        const list = { projectId, days, limit: 50, ...filter, now: NOW };
+        const builds = await queryBuilds(clickhouse, list, 'rollups');
+        expect(builds.length, JSON.stringify(list)).toBeGreaterThan(0);
+        expect(builds, JSON.stringify(list)).toEqual(await queryBuilds(clickhouse, list, 'events'));
+        const { platform, source } = filter;
+        const compare = {
+          projectId,
+          base: '1.0',
+          target: '1.2',
+          days,
+          thresholdPercent: 5,
+          minSamples: 5,
+          platform,
+          source,
+          now: NOW,
+        };
+        const fromRollup = await compareBuilds(clickhouse, compare, 'rollups');
+        expect(fromRollup.maps.length, JSON.stringify(compare)).toBeGreaterThan(0);
+        expect(fromRollup, JSON.stringify(compare)).toEqual(await compareBuilds(clickhouse, compare, 'events'));
+      }
   });
 
   it('dashboard: daily events, players, sessions, DAU and MAU', async () => {

@@ -1,4 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import { BYTES_PER_MB } from './heatmap.query.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
@@ -21,14 +22,17 @@ export type BuildSummary = {
   lastSeen: string;
 };
 
+/**
+ * The builds list. The filter keeps only those events: a platform or source shows the builds
+ * played there, with their counts there; buildId only that build (a CI job polling for its own
+ * build, whatever the limit).
+ */
 export type BuildsQuery = {
   projectId: string;
   days: number;
   limit: number;
-  /** Only this build (a CI job polling for its own build, whatever the limit). */
-  buildId?: string | undefined;
   now?: Date;
-};
+} & DimensionFilter;
 
 /**
  * Build ids that have performance data in the range, most recently seen first: from
@@ -41,7 +45,7 @@ export async function queryBuilds(
   source: QuerySource = 'rollups',
 ): Promise<BuildSummary[]> {
   const window = lastDays(q.days, q.now);
-  const only = q.buildId === undefined ? sql`` : sql` AND build_id = ${q.buildId}`;
+  const only = dimensionConditions(q);
   const stats =
     source === 'rollups'
       ? sql`countMerge(events) AS events, countIfMerge(samples) AS samples,
@@ -99,17 +103,13 @@ export type BuildsCompareQuery = {
   minSamples: number;
   /** Only events of this map / platform / source (player or automated runs). */
   mapId?: string | undefined;
-  platform?: string | undefined;
-  source?: 'player' | 'automated' | undefined;
   now?: Date;
-};
+} & Pick<DimensionFilter, 'platform' | 'source'>;
 
 /** The optional map, platform and source conditions, the same on events and on the rollups. */
 function compareFilters(q: Pick<BuildsCompareQuery, 'mapId' | 'platform' | 'source'>): SqlFragment {
   const map = q.mapId !== undefined ? sql` AND map_id = ${q.mapId}` : sql``;
-  const platform = q.platform !== undefined ? sql` AND platform = ${q.platform}` : sql``;
-  const source = q.source !== undefined ? sql` AND source = ${q.source}` : sql``;
-  return sql`${map}${platform}${source}`;
+  return sql`${map}${dimensionConditions({ platform: q.platform, source: q.source })}`;
 }
 
 export type BuildSide = Record<BuildMetric, MetricStats>;
@@ -209,8 +209,11 @@ export async function compareBuilds(
   ]);
   const find = (rows: StatsRow[], build: string, mapId?: string) =>
     rows.find((r) => r.build_id === build && (mapId === undefined || r.map_id === mapId));
+  // NOTE: the rollup keeps rows of events without a frame sample too (all counts 0), which the
+  // plain query never selects: a map is compared only when both builds have frame samples there.
+  const sampled = (row: StatsRow | undefined) => row !== undefined && Number(row.fps_n) + Number(row.frame_time_n) > 0;
   const mapIds = [...new Set(perMap.map((r) => r.map_id!))].filter(
-    (m) => find(perMap, q.base, m) && find(perMap, q.target, m),
+    (m) => sampled(find(perMap, q.base, m)) && sampled(find(perMap, q.target, m)),
   );
   return {
     base: q.base,

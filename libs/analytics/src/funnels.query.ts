@@ -1,4 +1,5 @@
 import { join, raw, sql, type ClickHouseReader } from '@framedeck/clickhouse';
+import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import { stringList } from './sql-lists.js';
 import { lastDays, projectAndWindow } from './time-window.js';
 
@@ -18,7 +19,7 @@ export type FunnelQuery = {
   by: FunnelBy;
   days: number;
   now?: Date;
-};
+} & DimensionFilter;
 
 export type FunnelStep = {
   eventName: string;
@@ -35,7 +36,8 @@ export type FunnelResult = { by: FunnelBy; windowSeconds: number; steps: FunnelS
 /**
  * Ordered funnel with ClickHouse's windowFunnel: for each player (non-empty player_id) or
  * session, the deepest step reached in order with every step within `windowSeconds` of the
- * first. NOTE: windowFunnel on 18.16 takes a DateTime, so ordering and the window have
+ * first, over the events of the platform, build and source filter (a step on another platform
+ * does not count). NOTE: windowFunnel on 18.16 takes a DateTime, so ordering and the window have
  * second precision: two steps in the same second count in either order.
  */
 export async function queryFunnel(clickhouse: ClickHouseReader, q: FunnelQuery): Promise<FunnelResult> {
@@ -46,7 +48,7 @@ export async function queryFunnel(clickhouse: ClickHouseReader, q: FunnelQuery):
             SELECT ${entity}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
               FROM events
              WHERE ${projectAndWindow(q.projectId, lastDays(q.days, q.now))}
-               AND event_name IN (${stringList(q.steps)}) AND ${entity} != ''
+               AND event_name IN (${stringList(q.steps)}) AND ${entity} != ''${dimensionConditions(q)}
              GROUP BY ${entity}
           )
          WHERE level > 0

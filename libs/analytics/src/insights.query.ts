@@ -1,4 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
@@ -20,7 +21,7 @@ export type InsightsQuery = {
   limit: number;
   eventName?: string | undefined;
   now?: Date;
-};
+} & DimensionFilter;
 
 export type InsightRow = { group: string; value: number };
 export type InsightsResult = { rows: InsightRow[]; total: number; distinctGroups: number };
@@ -74,7 +75,9 @@ type Selected = { g: string; v: number };
  * How the rollups answer exactly what the events would (the range is whole UTC days, see
  * lastDays):
  *  - counts: rollup_daily_counts (clickhouse/007), one row per day and dimension, summed;
- *  - unique players: the player_activity set (004) of those days.
+ *  - unique players: the player_activity set (004) of those days — except with a source
+ *    filter: the set has no source column, so the events answer.
+ * Every filter (event name, platform, build, source) applies to each source alike.
  */
 export async function queryInsights(
   clickhouse: ClickHouseReader,
@@ -99,13 +102,14 @@ export async function queryInsights(
 
 /** Which query answers: see queryInsights. */
 function selectGrouped(q: InsightsQuery, source: QuerySource, from: Date): SqlFragment {
-  if (source === 'events') return eventsQuery(q, from);
-  return q.metric === 'unique_players' ? uniquePlayersFromActivity(q, from) : countFromRollup(q, from);
+  if (q.metric === 'count') return source === 'rollups' ? countFromRollup(q, from) : eventsQuery(q, from);
+  return source === 'rollups' && q.source === undefined ? uniquePlayersFromActivity(q, from) : eventsQuery(q, from);
 }
 
-/** The event-name condition, the same on events and on the rollups. */
+/** The event-name and dimension conditions, the same on events and on the rollups. */
 function nameFilter(q: InsightsQuery): SqlFragment {
-  return q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
+  const name = q.eventName !== undefined ? sql` AND event_name = ${q.eventName}` : sql``;
+  return sql`${name}${dimensionConditions(q)}`;
 }
 
 /** The plain query: every event of the range, grouped (each caller appends GROUP BY g …). */

@@ -1,4 +1,6 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
+import type { QuerySource } from './query-source.js';
 import { lastDays } from './time-window.js';
 
 export const RETENTION_PERIODS = ['day', 'week'] as const;
@@ -17,7 +19,7 @@ export type RetentionQuery = {
   /** N = 0..k. */
   k: number;
   now?: Date;
-};
+} & DimensionFilter;
 
 export type RetentionCohort = {
   /** First day of the cohort's period (YYYY-MM-DD, UTC; weeks start on Monday). */
@@ -43,27 +45,41 @@ const PERIOD_START: Record<RetentionPeriod, SqlFragment> = {
 };
 
 /**
- * Where (player, active day) pairs come from: the player_days rollup (clickhouse/003, what the
- * API uses), or the events themselves — the reference the rollup is tested against.
+ * Where (player, active day) pairs come from, for the rollups: the player_days set
+ * (clickhouse/003) without a filter; the player_activity set (004), which keeps each day's
+ * platforms and builds, with a platform or build filter; the events with a source filter (no
+ * set keeps sources). The events are also the reference the sets are tested against.
  */
-export type RetentionSource = 'player_days' | 'events';
-function playerDays(source: RetentionSource, projectId: string): SqlFragment {
-  return source === 'player_days'
-    ? sql`SELECT player_id, day FROM player_days WHERE project_id = toUUID(${projectId})`
-    : sql`SELECT player_id, toDate(timestamp) AS day FROM events WHERE project_id = toUUID(${projectId}) AND player_id != ''`;
+export function retentionTable(q: DimensionFilter, source: QuerySource): 'player_days' | 'player_activity' | 'events' {
+  if (source === 'events' || q.source !== undefined) return 'events';
+  return hasDimensionFilter(q) ? 'player_activity' : 'player_days';
+}
+
+function playerDays(q: RetentionQuery, source: QuerySource): SqlFragment {
+  const project = sql`project_id = toUUID(${q.projectId})`;
+  switch (retentionTable(q, source)) {
+    case 'player_days':
+      return sql`SELECT player_id, day FROM player_days WHERE ${project}`;
+    case 'player_activity':
+      return sql`SELECT player_id, day FROM player_activity WHERE ${project} AND player_id != ''${dimensionConditions(q)}`;
+    case 'events':
+      return sql`SELECT player_id, toDate(timestamp) AS day FROM events
+                  WHERE ${project} AND player_id != ''${dimensionConditions(q)}`;
+  }
 }
 
 /**
  * Player retention by cohort. A player's cohort is the period of their first event in the
  * project's whole stored history (not just in the range: a veteran is not a new player), and
  * they count as retained at N when they have any event N periods later. Players are the
- * non-empty player_id values. Reads the player_days rollup (a set, so duplicates and FINAL do
- * not matter).
+ * non-empty player_id values. With a platform, build or source filter only those events
+ * exist, for first-seen too: the Switch cohorts are players by their first Switch event.
+ * Reads a set rollup (retentionTable; duplicates and FINAL do not matter to a set).
  */
 export async function queryRetention(
   clickhouse: ClickHouseReader,
   q: RetentionQuery,
-  source: RetentionSource = 'player_days',
+  source: QuerySource = 'rollups',
 ): Promise<RetentionResult> {
   const now = q.now ?? new Date();
   const from = lastDays(q.days, now).from;
@@ -76,7 +92,7 @@ export async function queryRetention(
   }>(sql`SELECT ${PERIOD_START[q.period]} AS cohort, first AS cohort_num, p - first AS n, count() AS players
           FROM (
             SELECT player_id, min(${period}) AS first, groupUniqArray(${period}) AS ps, min(day) AS first_day
-              FROM (${playerDays(source, q.projectId)})
+              FROM (${playerDays(q, source)})
              GROUP BY player_id
             HAVING first_day >= toDate(${from})
           )

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DIMENSION_FILTER_LIMITS, EVENT_SOURCES } from '@framedeck/analytics';
 
 /**
  * A query parameter that must be one of a fixed set of integers (the spec's "Allowed" column):
@@ -49,3 +50,35 @@ export const analyticsDays = (values: readonly number[], defaultValue: number) =
     defaultValue,
     'Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later).',
   );
+
+/**
+ * The platform, build and source filters of the analytics views (heatmap, worst areas,
+ * insights, retention, funnels, builds), declared once: spread into a route's query object.
+ * Absent, every platform, build and source counts (the spec's behaviour).
+ */
+export const DimensionFilterParams = {
+  platform: z
+    .string()
+    .min(1)
+    .max(DIMENSION_FILTER_LIMITS.platform)
+    .optional()
+    .meta({
+      description: `Extension: only events of this platform (exact match, 1 to ${DIMENSION_FILTER_LIMITS.platform} characters).`,
+    }),
+  buildId: z
+    .string()
+    .min(1)
+    .max(DIMENSION_FILTER_LIMITS.buildId)
+    .optional()
+    .meta({
+      description: `Extension: only events of this build_id (exact match, 1 to ${DIMENSION_FILTER_LIMITS.buildId} characters; see GET …/builds).`,
+    }),
+  source: z
+    .enum(EVENT_SOURCES)
+    .optional()
+    .meta({
+      description:
+        'Extension: player (every event not marked automated, including events whose SDK sent no source) or ' +
+        'automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK).',
+    }),
+};

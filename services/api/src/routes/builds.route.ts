@@ -16,7 +16,7 @@ import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { findMap } from '../maps/find-map.js';
-import { allowedInt, analyticsDays, intInRange } from './analytics.schemas.js';
+import { allowedInt, analyticsDays, DimensionFilterParams, intInRange } from './analytics.schemas.js';
 
 const BuildId = z.string().min(1).max(255);
 
@@ -41,7 +41,9 @@ export const listBuildsRoute = defineRoute({
   path: '/v1/projects/{id}/builds',
   operationId: 'listBuilds',
   summary: 'Build ids that have performance data',
-  description: 'Builds (non-empty build_id) with at least one frame sample in the range, most recently seen first.',
+  description:
+    'Builds (non-empty build_id) with at least one frame sample in the range, most recently seen first. With ' +
+    'platform or source, only those events count (the builds played there, with their figures there).',
   tag: 'Analytics',
   auth: { scope: 'analytics:read' },
   project: 'path',
@@ -53,6 +55,8 @@ export const listBuildsRoute = defineRoute({
       buildId: BuildId.optional().meta({
         description: 'Only this build (an empty list when it has no performance data in the range), whatever limit.',
       }),
+      platform: DimensionFilterParams.platform,
+      source: DimensionFilterParams.source,
       fresh: z.enum(['0', '1', 'true', 'false']).optional().meta({
         description:
           'Accepted for the Framedash CLI, which asks for a live read: the list is always read live (no cache).',
@@ -66,6 +70,8 @@ export const listBuildsRoute = defineRoute({
       days: query.days,
       limit: query.limit,
       buildId: query.buildId,
+      platform: query.platform,
+      source: query.source,
     });
     return builds.map((b) => ({ ...b, build_id: b.buildId, event_count: b.samples }));
   },
@@ -241,10 +247,8 @@ export const compareBuildsRoute = defineRoute({
         description: 'Only this map (its mapId or internal id), and the per-cell comparison of it.',
       }),
       cellSize: allowedInt(HEATMAP_CELL_SIZES, HEATMAP_DEFAULTS.cellSize, 'Cell size of the per-cell comparison.'),
-      platform: z.string().min(1).max(64).optional().meta({ description: 'Only events of this platform.' }),
-      source: z.enum(['player', 'automated']).optional().meta({
-        description: 'Only players’ events or only automated runs’ (events:synthetic keys); both when absent.',
-      }),
+      platform: DimensionFilterParams.platform,
+      source: DimensionFilterParams.source,
       confidence: z.enum(['0.9', '0.95', '0.99']).default('0.95').meta({
         description: 'Confidence of the per-cell test (family-wise over the map’s cells).',
       }),

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { FUNNEL_BY, FUNNEL_DAYS, FUNNEL_DEFAULTS, FUNNEL_LIMITS, queryFunnel } from '@framedeck/analytics';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
-import { allowedString, analyticsDays, EventNameParam, intInRange } from './analytics.schemas.js';
+import {
+  allowedString,
+  analyticsDays,
+  DimensionFilterParams,
+  EventNameParam,
+  intInRange,
+} from './analytics.schemas.js';
 
 const FunnelQuery = z.strictObject({
   // NOTE: a single ?steps= arrives as a string: the comma-separated form (the Framedash CLI and
@@ -26,6 +32,7 @@ const FunnelQuery = z.strictObject({
   ),
   by: allowedString(FUNNEL_BY, FUNNEL_DEFAULTS.by, 'Count players (non-empty player_id) or sessions.'),
   days: analyticsDays(FUNNEL_DAYS, FUNNEL_DEFAULTS.days),
+  ...DimensionFilterParams,
 });
 
 const FunnelSchema = z
@@ -51,7 +58,7 @@ export const funnelRoute = defineRoute({
   description:
     'Ordered steps with a conversion window (ClickHouse windowFunnel): each player or session is counted at the deepest ' +
     'step it reached in order, with every step within windowSeconds of its first step. Steps in the same second may ' +
-    'count in either order.',
+    'count in either order. With platform, buildId or source, only those events are steps.',
   tag: 'Analytics',
   auth: { scope: 'analytics:read' },
   project: 'path',

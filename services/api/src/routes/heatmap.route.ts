@@ -10,7 +10,7 @@ import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { findMap } from '../maps/find-map.js';
-import { allowedInt, analyticsDays, EventNameParam } from './analytics.schemas.js';
+import { allowedInt, analyticsDays, DimensionFilterParams, EventNameParam } from './analytics.schemas.js';
 
 const HeatmapQuery = z.strictObject({
   mapId: z
@@ -28,12 +28,7 @@ const HeatmapQuery = z.strictObject({
     description:
       'Events mode: only events of this name. Omit it for Performance mode (every event with a frame sample).',
   }),
-  buildId: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .meta({ description: 'Extension: only events of this build_id (see GET …/builds). Omit it for every build.' }),
+  ...DimensionFilterParams,
   includeZ: z
     .enum(['true', 'false'])
     .optional()
@@ -70,7 +65,9 @@ export const heatmapRoute = defineRoute({
       cellSize: query.cellSize,
       days: query.days,
       eventName: query.eventName,
+      platform: query.platform,
       buildId: query.buildId,
+      source: query.source,
       includeZ: query.includeZ === 'true',
     });
   },

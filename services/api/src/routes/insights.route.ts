@@ -11,7 +11,7 @@ import {
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { labelGroups } from '../content/group-labels.js';
-import { allowedInt, analyticsDays, EventNameParam } from './analytics.schemas.js';
+import { allowedInt, analyticsDays, DimensionFilterParams, EventNameParam } from './analytics.schemas.js';
 
 const InsightsQuery = z.strictObject({
   metric: z
@@ -23,6 +23,7 @@ const InsightsQuery = z.strictObject({
   days: analyticsDays(INSIGHT_DAYS, INSIGHT_DEFAULTS.days),
   limit: allowedInt(INSIGHT_LIMITS, INSIGHT_DEFAULTS.limit, 'Maximum number of groups returned.'),
   eventName: EventNameParam.optional().meta({ description: 'Only events of this name.' }),
+  ...DimensionFilterParams,
 });
 
 const InsightsSchema = z

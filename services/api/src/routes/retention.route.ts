@@ -9,7 +9,7 @@ import {
 import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
-import { allowedString, analyticsDays } from './analytics.schemas.js';
+import { allowedString, analyticsDays, DimensionFilterParams } from './analytics.schemas.js';
 
 const RetentionQuery = z.strictObject({
   period: allowedString(
@@ -29,6 +29,7 @@ const RetentionQuery = z.strictObject({
     .meta({
       description: `k: retention is reported for N = 0..k periods. 1 to ${RETENTION_MAX_K.day} for days, 1 to ${RETENTION_MAX_K.week} for weeks; default ${RETENTION_DEFAULTS.k.day} (days) or ${RETENTION_DEFAULTS.k.week} (weeks).`,
     }),
+  ...DimensionFilterParams,
 });
 
 const RetentionSchema = z
@@ -53,7 +54,8 @@ const RetentionSchema = z
     id: 'Retention',
     description:
       'A player (non-empty player_id) belongs to the cohort of their first event in the project’s stored history, so ' +
-      'returning players are never counted as new. Cohorts are listed oldest first.',
+      'returning players are never counted as new. With platform, buildId or source only those events count, for ' +
+      'first-seen too (the Switch cohorts are players by their first Switch event). Cohorts are listed oldest first.',
   });
 
 export const retentionRoute = defineRoute({
@@ -73,6 +75,7 @@ export const retentionRoute = defineRoute({
         `Invalid request: query.periods: at most ${RETENTION_MAX_K[query.period]} for ${query.period}s.`,
       );
     }
-    return queryRetention(services.clickhouse, { projectId, period: query.period, days: query.days, k });
+    const { period, days, platform, buildId, source } = query;
+    return queryRetention(services.clickhouse, { projectId, period, days, k, platform, buildId, source });
   },
 });
