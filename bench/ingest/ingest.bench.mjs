@@ -40,6 +40,7 @@ const ENV = {
   FRAMEDECK_KAFKA_CONSUMER_GROUP: 'framedeck-bench-events-consumer',
   FRAMEDECK_INGEST_PORT: '28081',
   FRAMEDECK_CONSUMER_HEALTH_PORT: '28082',
+  FRAMEDECK_CONSUMER_METRICS_PORT: '28482',
   FRAMEDECK_LOG_LEVEL: 'warn',
 };
 const INGEST_URL = 'http://127.0.0.1:28081';
@@ -86,6 +87,20 @@ async function waitHealthy(url) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} not healthy`);
+}
+/**
+ * Seconds the running consumer has spent in ClickHouse inserts, by table (its
+ * framedeck_clickhouse_insert_duration_seconds sums): what the raw insert and the rollup step
+ * each cost inside the consumer.
+ */
+async function consumerInsertSeconds() {
+  const text = await (await fetch('http://127.0.0.1:28482/metrics')).text();
+  const seconds = {};
+  for (const [, table, value] of text.matchAll(
+    /^framedeck_clickhouse_insert_duration_seconds_sum\{[^}]*\btable="([^"]+)"[^}]*\} (\S+)$/gm,
+  ))
+    seconds[table] = round(Number(value));
+  return seconds;
 }
 async function countRows(projectId) {
   const rs = await clickhouse.query({
@@ -140,12 +155,16 @@ const results = {
     return performance.now();
   })();
   const done = await waitRows(t.projectId, results.gateway.events);
+  // Rows are visible in events before the block's rollup step ends; let it finish.
+  await new Promise((r) => setTimeout(r, 2000));
+  const insertSeconds = await consumerInsertSeconds();
   await stop(consumer);
   results.consumerDrain = {
     rows: results.gateway.events,
     secondsIncludingStartup: round((done - started) / 1000),
     seconds: round((done - first) / 1000),
     rowsPerSecond: Math.round(results.gateway.events / ((done - first) / 1000)),
+    insertSecondsByTable: insertSeconds,
   };
   log(results.consumerDrain);
 }
@@ -183,28 +202,37 @@ const results = {
   });
   for (let i = 0; i < rows; i++) block.append(context, normalized(events[i % events.length]), i);
   writeFileSync(file, block.bytes());
-  const started = performance.now();
-  await new Promise((resolve, reject) => {
-    const client = spawn(
-      'clickhouse-client',
-      [
-        ...['--host', '127.0.0.1', '--port', process.env.FRAMEDECK_CLICKHOUSE_TCP_PORT ?? '9000'],
-        ...['--user', clickhouseConfig.admin.user, '--password', clickhouseConfig.admin.password],
-        ...['--database', clickhouseConfig.database],
-        ...['--query', `INSERT INTO events (${EVENT_INSERT_COLUMNS.join(', ')}) FORMAT RowBinary`],
-      ],
-      { stdio: ['pipe', 'inherit', 'inherit'] },
-    );
-    createReadStream(file).pipe(client.stdin);
-    client.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`clickhouse-client exited ${code}`))));
-  });
-  const elapsed = (performance.now() - started) / 1000;
+  /** Seconds clickhouse-client takes to insert the file into a table taking the consumer's columns. */
+  const insertFile = async (table) => {
+    const started = performance.now();
+    await new Promise((resolve, reject) => {
+      const client = spawn(
+        'clickhouse-client',
+        [
+          ...['--host', '127.0.0.1', '--port', process.env.FRAMEDECK_CLICKHOUSE_TCP_PORT ?? '9000'],
+          ...['--user', clickhouseConfig.admin.user, '--password', clickhouseConfig.admin.password],
+          ...['--database', clickhouseConfig.database],
+          ...['--query', `INSERT INTO ${table} (${EVENT_INSERT_COLUMNS.join(', ')}) FORMAT RowBinary`],
+        ],
+        { stdio: ['pipe', 'inherit', 'inherit'] },
+      );
+      createReadStream(file).pipe(client.stdin);
+      client.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`clickhouse-client exited ${code}`))));
+    });
+    return (performance.now() - started) / 1000;
+  };
+  // The consumer writes each block twice: into events, and into rollup_input, whose
+  // materialized views feed the rollups (clickhouse/007). Both are ceilings of their step.
+  const elapsed = await insertFile('events');
+  const rollupElapsed = await insertFile('rollup_input');
   rmSync(file);
   results.nativeInsert = {
     rows,
     bytes: block.byteLength,
     seconds: round(elapsed),
     rowsPerSecond: Math.round(rows / elapsed),
+    rollupSeconds: round(rollupElapsed),
+    eventsAndRollupsRowsPerSecond: Math.round(rows / (elapsed + rollupElapsed)),
   };
   log(results.nativeInsert);
 }
@@ -288,6 +316,16 @@ await Promise.all([stop(gateway), stop(consumer)]);
 results.ratios = {
   gatewayVsBareHttp: round(results.gateway.requestsPerSecond / results.bareHttp.requestsPerSecond, 3),
   consumerVsNativeInsert: round(results.consumerDrain.rowsPerSecond / results.nativeInsert.rowsPerSecond, 3),
+  consumerVsNativeEventsAndRollups: round(
+    results.consumerDrain.rowsPerSecond / results.nativeInsert.eventsAndRollupsRowsPerSecond,
+    3,
+  ),
+  rollupStepVsEventsInsertNative: round(results.nativeInsert.rollupSeconds / results.nativeInsert.seconds, 2),
+  rollupStepVsEventsInsertInConsumer: round(
+    (results.consumerDrain.insertSecondsByTable.rollup_input ?? NaN) /
+      (results.consumerDrain.insertSecondsByTable.events ?? NaN),
+    2,
+  ),
   endToEndVsNativeInsert: round(results.endToEnd.landedEventsPerSecond / results.nativeInsert.rowsPerSecond, 3),
 };
 results.targets = {
@@ -310,8 +348,12 @@ console.log(
     row('gateway alone (Kafka acks=all), events/s', results.gateway.eventsPerSecond, ''),
     row('  gateway / bare-http', results.ratios.gatewayVsBareHttp, 'target ≥ 0.5'),
     row('native clickhouse-client insert, rows/s', results.nativeInsert.rowsPerSecond, ''),
+    row('  the same rows into rollup_input, s / events s', results.ratios.rollupStepVsEventsInsertNative, ''),
+    row('  events + rollups, rows/s', results.nativeInsert.eventsAndRollupsRowsPerSecond, ''),
     row('consumer drain, rows/s', results.consumerDrain.rowsPerSecond, ''),
     row('  consumer / native insert', results.ratios.consumerVsNativeInsert, 'target ≥ 0.6'),
+    row('  consumer / native events + rollups', results.ratios.consumerVsNativeEventsAndRollups, ''),
+    row('  consumer: rollup step s / events insert s', results.ratios.rollupStepVsEventsInsertInConsumer, ''),
     row('end to end accepted, events/s', results.endToEnd.acceptedEventsPerSecond, ''),
     row('end to end landed, events/s', results.endToEnd.landedEventsPerSecond, 'target ≥ 60,000 (100,000)'),
     row(`visibility p50 at ${results.visibility.targetEventsPerSecond}/s, ms`, results.visibility.p50Ms, ''),
