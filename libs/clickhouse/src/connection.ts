@@ -1,4 +1,4 @@
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import type { ClickHouseConfig } from '@framedeck/config';
 
 export type { ClickHouseClient } from '@clickhouse/client';
@@ -14,6 +14,8 @@ export type ConnectionOptions = {
    * a result stream closed early) are the caller's to report, in the service's JSON logs.
    */
   quiet?: boolean;
+  /** Settings of every request on this connection. */
+  settings?: ClickHouseSettings;
 };
 
 /**
@@ -32,6 +34,7 @@ export function openConnection(options: ConnectionOptions): ClickHouseClient {
     request_timeout: options.requestTimeoutMs,
     compression: { request: false, response: false },
     ...(options.quiet ? { log: { level: ClickHouseLogLevel.OFF } } : {}),
+    ...(options.settings ? { clickhouse_settings: options.settings } : {}),
   });
 }
 
@@ -43,5 +46,9 @@ export function openServiceConnection(config: ClickHouseConfig, database = confi
     password: config.admin.password,
     database,
     requestTimeoutMs: 60_000,
+    // On a cluster an INSERT into a Distributed table answers only once every shard it wrote to
+    // holds its rows (by default it would queue them on this node and answer at once): the
+    // consumer commits Kafka offsets after the insert answers, so they must be durable by then.
+    ...(config.cluster ? { settings: { insert_distributed_sync: 1 } } : {}),
   });
 }

@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import {
+  distributedTableSql,
+  localCopySql,
+  localTable,
+  translateForCluster,
+  type ClusterStep,
+  type ClusterTarget,
+} from './cluster-migrations.js';
+import type { ClickHouseConfig } from '@framedeck/config';
 import { raw, sql } from './sql.js';
 import type { ClickHouseWriter } from './writer.js';
+
+/** The cluster migrations run on when the configuration names one (FRAMEDECK_CLICKHOUSE_CLUSTER). */
+export function clusterTarget(config: ClickHouseConfig): ClusterTarget | undefined {
+  return config.cluster ? { cluster: config.cluster, database: config.database } : undefined;
+}
 
 /** clickhouse/ at the repository root: ordered, frozen, plain .sql files. */
 export const CLICKHOUSE_MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));
@@ -60,15 +74,30 @@ export function parseStatements(text: string): MigrationStatement[] {
  * A recorded file whose text changed is an error. ClickHouse has no transactions: every
  * statement is written IF NOT EXISTS (or guarded, see TABLE_GUARD), so a file interrupted
  * half-way can simply run again.
+ *
+ * With `cluster` (the writer's database on that cluster), every statement runs translated for
+ * the cluster (cluster-migrations.ts) and `schema_migrations` is one table replicated on every
+ * node, so any node knows what was applied.
  */
 export async function migrateClickHouse(
   writer: ClickHouseWriter,
   dir = CLICKHOUSE_MIGRATIONS_DIR,
+  cluster?: ClusterTarget,
 ): Promise<{ applied: string[]; skipped: string[] }> {
-  await writer.command(
-    sql`CREATE TABLE IF NOT EXISTS schema_migrations (name String, checksum String, applied_at DateTime)
+  if (cluster) {
+    // {shard} left out of the path: the four nodes are replicas of one table.
+    await writer.command(
+      raw(`CREATE TABLE IF NOT EXISTS ${cluster.database}.schema_migrations ON CLUSTER ${cluster.cluster}
+        (name String, checksum String, applied_at DateTime)
+        ENGINE = ReplicatedReplacingMergeTree('/clickhouse/{cluster}/tables/all/${cluster.database}/schema_migrations', '{replica}')
+        ORDER BY name`),
+    );
+  } else {
+    await writer.command(
+      sql`CREATE TABLE IF NOT EXISTS schema_migrations (name String, checksum String, applied_at DateTime)
         ENGINE = ReplacingMergeTree() ORDER BY name`,
-  );
+    );
+  }
   const recordedRows = await writer.rows<{ name: string; checksum: string }>(
     sql`SELECT name, any(checksum) AS checksum FROM schema_migrations GROUP BY name`,
   );
@@ -94,7 +123,8 @@ export async function migrateClickHouse(
       if (statement.whenTableExists !== undefined && !(await tableExists(writer, statement.whenTableExists))) continue;
       try {
         // Migration files are our own frozen text, not input.
-        await writer.command(raw(statement.text));
+        if (cluster) await runClusterSteps(writer, translateForCluster(statement.text, cluster), cluster);
+        else await writer.command(raw(statement.text));
       } catch (error) {
         throw new Error(`ClickHouse migration ${file} failed: ${(error as Error).message}`);
       }
@@ -112,4 +142,24 @@ async function tableExists(writer: ClickHouseWriter, table: string): Promise<boo
     sql`SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = ${table}`,
   );
   return Number(row?.n ?? 0) > 0;
+}
+
+async function runClusterSteps(writer: ClickHouseWriter, steps: ClusterStep[], cluster: ClusterTarget): Promise<void> {
+  for (const step of steps) {
+    if (step.kind === 'sql') await writer.command(raw(step.text));
+    else if (step.kind === 'distributed')
+      await writer.command(
+        raw(distributedTableSql(step.table, await showCreateLocal(writer, step.table, cluster), cluster)),
+      );
+    else
+      await writer.command(raw(localCopySql(step.table, await showCreateLocal(writer, step.source, cluster), cluster)));
+  }
+}
+
+async function showCreateLocal(writer: ClickHouseWriter, table: string, cluster: ClusterTarget): Promise<string> {
+  const [row] = await writer.rows<{ statement: string }>(
+    raw(`SHOW CREATE TABLE ${cluster.database}.${localTable(table)}`),
+  );
+  if (!row) throw new Error(`SHOW CREATE TABLE ${localTable(table)} returned nothing`);
+  return row.statement;
 }

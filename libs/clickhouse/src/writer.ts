@@ -57,11 +57,12 @@ export function createClickHouseWriter(
   return new ClickHouseWriter(openServiceConnection(config, options.database));
 }
 
-/** Creates the configured database if missing (through a connection not bound to it). */
+/** Creates the configured database if missing (through a connection not bound to it), on every node of a cluster. */
 export async function ensureClickHouseDatabase(config: ClickHouseConfig): Promise<void> {
   const writer = createClickHouseWriter(config, { database: 'default' });
   try {
-    await writer.command(sql`CREATE DATABASE IF NOT EXISTS ${identifier(config.database)}`);
+    const onCluster = config.cluster ? sql` ON CLUSTER ${identifier(config.cluster)}` : sql``;
+    await writer.command(sql`CREATE DATABASE IF NOT EXISTS ${identifier(config.database)}${onCluster}`);
   } finally {
     await writer.close();
   }

@@ -70,6 +70,13 @@ export function clickhouseSection(source: Env) {
       FRAMEDECK_CLICKHOUSE_SANDBOX_USER: env.string('framedeck_sandbox'),
       // Password of FRAMEDECK_CLICKHOUSE_SANDBOX_USER (on modern servers it also keys the per-project users' passwords).
       FRAMEDECK_CLICKHOUSE_SANDBOX_PASSWORD: env.string('framedeck-sandbox-dev'),
+      // The cluster (remote_servers name) of a sharded, replicated ClickHouse: migrations run ON CLUSTER and
+      // create replicated local tables behind Distributed ones, inserts wait for their shards (docs/deployment.md).
+      // Unset: one server.
+      FRAMEDECK_CLICKHOUSE_CLUSTER: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
+        .optional(),
     },
     source,
   );
@@ -77,6 +84,7 @@ export function clickhouseSection(source: Env) {
     engine,
     url: e.FRAMEDECK_CLICKHOUSE_URL,
     database: e.FRAMEDECK_CLICKHOUSE_DATABASE,
+    cluster: e.FRAMEDECK_CLICKHOUSE_CLUSTER,
     admin: { user: e.FRAMEDECK_CLICKHOUSE_USER, password: e.FRAMEDECK_CLICKHOUSE_PASSWORD },
     sandbox: {
       user: e.FRAMEDECK_CLICKHOUSE_SANDBOX_USER,

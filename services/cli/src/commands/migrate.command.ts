@@ -1,4 +1,9 @@
-import { createClickHouseWriter, ensureClickHouseDatabase, migrateClickHouse } from '@framedeck/clickhouse';
+import {
+  clusterTarget,
+  createClickHouseWriter,
+  ensureClickHouseDatabase,
+  migrateClickHouse,
+} from '@framedeck/clickhouse';
 import { createKafka, ensureTopics, type EnsureTopicsReport } from '@framedeck/kafka';
 import type { Logger } from '@framedeck/logging';
 import { createPool, ensureDatabase, migratePostgres } from '@framedeck/postgres';
@@ -15,7 +20,9 @@ export async function migrateAll(config: CliConfig, logger: Logger): Promise<Mig
 
   await ensureClickHouseDatabase(config.clickhouse);
   const writer = createClickHouseWriter(config.clickhouse);
-  const clickhouse = await migrateClickHouse(writer).finally(() => writer.close());
+  const clickhouse = await migrateClickHouse(writer, undefined, clusterTarget(config.clickhouse)).finally(() =>
+    writer.close(),
+  );
 
   const kafka = await ensureTopics(createKafka(config.kafka, logger, '-migrate'), config.kafka);
   return { postgres, clickhouse, kafka };
