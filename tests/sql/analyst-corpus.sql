@@ -476,3 +476,24 @@ SELECT map_id, count() AS n, bar(n, 0, 10, 10) AS chart FROM events GROUP BY map
 SELECT transform(platform, ['pc', 'ps5'], ['PC', 'PlayStation 5'], 'other') AS label, count() FROM events GROUP BY label ORDER BY label
 -- @query array-difference legacy modern
 SELECT arrayDifference(groupArray(fps)) AS deltas FROM (SELECT fps FROM events ORDER BY timestamp)
+-- ---- bare USING, aliases in GROUP BY, WITH lambdas by name, COLUMNS, DIV/MOD ----
+-- @query using-without-parentheses legacy modern
+SELECT count() AS n FROM events AS e INNER JOIN (SELECT event_id, fps AS other_fps FROM events) AS s USING event_id
+-- @query using-list-without-parentheses legacy modern
+SELECT count() AS n FROM events AS e LEFT JOIN (SELECT event_id, session_id, 1 AS seen FROM events) AS s USING event_id, session_id WHERE fps >= 0
+-- @query group-by-alias legacy modern
+SELECT day, count() AS n FROM events GROUP BY toDate(timestamp) AS day ORDER BY day
+-- @query group-by-aliases-with-totals legacy modern
+SELECT day, p, count() AS n FROM events GROUP BY toDate(timestamp) AS day, lower(platform) AS p WITH TOTALS ORDER BY day, p
+-- @query with-lambda-by-name modern
+WITH x -> x * 2 AS double SELECT double(fps) AS doubled FROM events ORDER BY doubled LIMIT 5
+-- @query with-lambda-two-arguments modern
+WITH (gpu, frame) -> gpu / frame AS share SELECT map_id, round(share(sum(gpu_time_ms), sum(frame_time_ms)), 3) AS gpu_share FROM events GROUP BY map_id ORDER BY map_id
+-- @query with-lambda-in-subquery modern
+WITH x -> round(x, 1) AS r SELECT map_id, r(avg(fps)) AS fps, (SELECT r(avg(fps)) FROM events) AS overall FROM events GROUP BY map_id ORDER BY map_id
+-- @query columns-regexp modern
+SELECT COLUMNS('_ms$') FROM events ORDER BY timestamp_us LIMIT 3
+-- @query columns-in-aggregate modern
+SELECT avg(COLUMNS('^gpu_time_ms$')) AS gpu, COLUMNS('^(platform|map_id)$') FROM events GROUP BY platform, map_id ORDER BY platform, map_id
+-- @query div-mod-operators modern
+SELECT fps DIV 10 AS bucket, count() AS n, sum(fps MOD 2) AS odd FROM events GROUP BY bucket ORDER BY bucket

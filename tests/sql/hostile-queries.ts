@@ -361,5 +361,70 @@ export function hostileQueries({ sharedDatabase: db, otherDatabase, otherProject
       `SELECT player_id FROM events INTERSECT SELECT player_id FROM ${otherDatabase}.events`,
       notAvailable(`${otherDatabase}.events`),
     ),
+    // ---- bare USING, GROUP BY aliases, WITH lambdas by name, COLUMNS, DIV/MOD ----
+    check(
+      'a bare USING list going on with another table',
+      `SELECT count() FROM events AS a JOIN events AS b USING event_id, ${db}.events`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'a bare USING list with a subquery over another table',
+      `SELECT count() FROM events AS a JOIN events AS b USING event_id, (SELECT count() FROM ${otherDatabase}.events)`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
+    check(
+      'a GROUP BY alias spelled like a literal, substituted into IN (18.16)',
+      `SELECT 0 IN (true) FROM events GROUP BY ${db}.nope AS \`true\``,
+      /does not take true\/false|spelling of a literal/,
+    ),
+    check('a GROUP BY alias with a dot', 'SELECT count() FROM events GROUP BY fps AS `system.one`', /contains a dot/),
+    check(
+      'a GROUP BY alias over another table',
+      `SELECT n FROM events GROUP BY (SELECT count() FROM ${db}.events) AS n`,
+      notAvailable(`${db}.events`),
+    ),
+    check(
+      'a WITH lambda whose body reads another table',
+      `WITH x -> (SELECT count() FROM ${otherDatabase}.events) + x AS f SELECT f(fps) FROM events`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
+    check(
+      'a WITH lambda called over a system table',
+      'WITH x -> x AS f SELECT f(name) FROM system.tables',
+      // 18.16 (lambda calls refused) stops at the call, before it reaches FROM.
+      /Table system\.tables is not available|Function f is not allowed/,
+    ),
+    check(
+      'a lambda named like a refused function, called outside the query that defines it',
+      'SELECT currentDatabase(1) FROM (WITH x -> x AS currentDatabase SELECT 1)',
+      /Function currentDatabase is not allowed/,
+    ),
+    check(
+      'a lambda named like a refused function, called in its own definition',
+      'WITH x -> hostName(x) AS hostName SELECT 1 FROM events',
+      /Function hostName is not allowed/,
+    ),
+    check(
+      'a lambda named like a refused function, called in a later UNION branch',
+      'WITH x -> x AS currentUser SELECT 1 FROM events UNION ALL SELECT currentUser(1) FROM events',
+      /Function currentUser is not allowed/,
+    ),
+    check('COLUMNS over a system table', "SELECT COLUMNS('.*') FROM system.tables", notAvailable('system.tables')),
+    check(
+      'COLUMNS over another project',
+      `SELECT COLUMNS('.*') FROM ${otherDatabase}.events`,
+      notAvailable(`${otherDatabase}.events`),
+    ),
+    check(
+      'COLUMNS in a subquery over a system table',
+      "SELECT * FROM (SELECT COLUMNS('name') FROM system.databases)",
+      notAvailable('system.databases'),
+    ),
+    check(
+      'DIV hiding a subquery over another table',
+      `SELECT fps DIV (SELECT count() FROM ${db}.events) FROM events`,
+      notAvailable(`${db}.events`),
+    ),
+    check('MOD as a table alias beside a system table', 'SELECT 1 FROM events mod, system.one', /Syntax error/),
   ];
 }

@@ -219,6 +219,36 @@ describe('analyst queries return the right numbers', () => {
     ]);
   });
 
+  it('runs bare USING, GROUP BY aliases and (on the modern engine) DIV/MOD and COLUMNS with the right numbers', async () => {
+    // Sessions of 3, 1, 2 and 2 events, as with USING (session_id) above.
+    expect(
+      await rowsOf(
+        'SELECT count() AS n FROM events ALL INNER JOIN (SELECT session_id FROM events) AS s USING session_id',
+      ),
+    ).toEqual([{ n: 18 }]);
+    expect(
+      await rowsOf("SELECT m, count() AS n FROM events GROUP BY upper(map_id) AS m HAVING m = 'FOREST' ORDER BY m"),
+    ).toEqual([{ m: 'FOREST', n: 5 }]);
+    if (CLICKHOUSE_ENGINE !== 'modern') return; // 18.16 has neither (its own 400: corpus test)
+    expect(await rowsOf('SELECT 47 DIV 10 AS q, 47 MOD 10 AS r FROM events LIMIT 1')).toEqual([{ q: 4, r: 7 }]);
+    expect(await rowsOf("SELECT COLUMNS('^(player_id|map_id)$') FROM events WHERE player_id = 'p3' LIMIT 1")).toEqual([
+      { player_id: 'p3', map_id: 'forest' },
+    ]);
+  });
+
+  it('a WITH lambda called by name: the modern engine calls the lambda even when it is named like a server function; 18.16 would call the function, so the check refuses it there', async () => {
+    // currentDatabase() would name the project's database; the lambda returns its argument.
+    const query = 'WITH x -> x * 2 AS currentDatabase SELECT currentDatabase(fps) AS d FROM events ORDER BY d LIMIT 1';
+    if (CLICKHOUSE_ENGINE === 'modern') {
+      expect(await rowsOf(query)).toEqual([{ d: 40 }]);
+    } else {
+      const error = await failureOf(run(query));
+      expect(error).toBeInstanceOf(SqlRejection);
+      expect((error as SqlRejection).source).toBe('check');
+      expect(error.message).toMatch(/Function currentDatabase is not allowed/);
+    }
+  });
+
   it('accepts comments, a trailing semicolon, quoted names, LIMIT BY and the position tuple', async () => {
     expect(await rowsOf('-- all events\nSELECT count() AS n /* every row */ FROM events;')).toEqual([{ n: 8 }]);
     expect(

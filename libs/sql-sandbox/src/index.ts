@@ -19,7 +19,7 @@ export {
   type QueryAdmission,
 } from './query-admission.js';
 export { jsonEachRowBytes, type RowLimits, type RowsOutcome } from './result-rows.js';
-export { checkAnalystQuery, loadSqlChecker, type CheckedQuery } from './sql-checker.js';
+export { checkAnalystQuery, loadSqlChecker, type CheckedQuery, type CheckOptions } from './sql-checker.js';
 export { MAX_SQL_LENGTH } from './sql-lexer.js';
 export {
   DEFAULT_ROW_LIMIT,

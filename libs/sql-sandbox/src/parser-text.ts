@@ -17,7 +17,17 @@
  *  - `x IN [a, b]`: read as `x IN (a, b)`, whose items the IN (…) checks then see;
  *  - `LIMIT n WITH TIES`: `WITH TIES` blanked; `LIMIT m, n BY`: the offset `m,` blanked;
  *    a numeric `LIMIT` after a `LIMIT … BY` clause of the same query: blanked (sqlparser
- *    takes one LIMIT per query).
+ *    takes one LIMIT per query);
+ *  - `a DIV b` / `a MOD b` (integer division and remainder operators): read as `a / b` and
+ *    `a % b`, only where the word follows an operand (a name, number, `)`, `]` or quoted
+ *    token that is not a keyword): elsewhere `div`/`mod` are names or functions (`mod(a, b)`);
+ *  - `JOIN … USING a, b` (the list without parentheses, plain names only): read as
+ *    `JOIN … ON a + b`, so the names stay expressions (ClickHouse reads each as a column of
+ *    both sides; a list that goes on with anything but a plain name is left to the parser,
+ *    which reads what follows as a further FROM item and checks it as one);
+ *  - `GROUP BY expr AS name`: the `AS` of an alias at the GROUP BY list's own depth reads `+`,
+ *    and the names are returned (ParserText.groupByAliases) for the alias checks every other
+ *    alias gets (sqlparser has no aliases there; ClickHouse defines one anywhere).
  */
 const STRICTNESS = /\b(?:ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+(?:(?:INNER|LEFT|RIGHT|FULL|OUTER)\s+)*JOIN\b)/gi;
 const STRICTNESS_AFTER = /\b(?:INNER|LEFT|RIGHT|FULL)\s+(ANY|ALL|ASOF|SEMI|ANTI)\b(?=\s+JOIN\b)/gi;
@@ -32,6 +42,20 @@ const NAME_TUPLE_ELEMENT =
 const EXPRESSION_TUPLE_ELEMENT = /\.(?<=[)\]#]\.)(?=\d+(?![A-Za-z0-9_.]))/g;
 const TERNARY = /\?|(?<!:):(?!:)/g;
 const IN_ARRAY = /\bIN\s+\[/gi;
+const DIV_MOD = /\b(?:DIV|MOD)\b/gi;
+/** Words that end no operand: a DIV/MOD after them is a name or a function, not an operator. */
+const NOT_OPERAND_END = new Set(
+  `select where prewhere having and or not by on as from join when then else case in is like ilike
+  between distinct using interval with all any limit offset union intersect except array final
+  sample asc desc over partition exists global`.split(/\s+/),
+);
+const NAME = '(?:[A-Za-z_][A-Za-z0-9_]*|#+)'; // a plain or (masked) quoted name
+const BARE_USING = new RegExp(`\\bUSING\\s+(?!\\()(${NAME}(?:\\s*,\\s*${NAME})*)(?![A-Za-z0-9_.#(])`, 'gi');
+const GROUP_BY = /\bGROUP\s+BY\b/gi;
+/** What can follow a GROUP BY list: it ends there. */
+const AFTER_GROUP_BY =
+  /\b(?:WITH|HAVING|ORDER|LIMIT|UNION|INTERSECT|EXCEPT|SETTINGS|FORMAT|WINDOW|QUALIFY|INTO|OFFSET)\b/gi;
+const ALIAS = new RegExp(`\\bAS\\s+(${NAME})(?![A-Za-z0-9_#])`, 'gi');
 
 /**
  * Each rewrite with a word or character its pattern cannot match without: a query without it
@@ -45,8 +69,15 @@ const REWRITES: readonly { needs: RegExp; patterns: readonly RegExp[] }[] = [
 ];
 const TUPLE_ELEMENT_DOT = /\.\d/;
 
+export type ParserText = {
+  /** The text sqlparser reads. */
+  text: string;
+  /** The aliases of `GROUP BY expr AS name` (unquoted), for the checks every alias gets. */
+  groupByAliases: string[];
+};
+
 /** `code` is `text` with its quoted tokens masked (ScannedSql.code). */
-export function parserText(text: string, code: string): string {
+export function parserText(text: string, code: string): ParserText {
   // The characters of `text`, copied on the first change only.
   let chars: string[] | undefined;
   const edit = () => (chars ??= Array.from(text));
@@ -80,7 +111,81 @@ export function parserText(text: string, code: string): string {
     for (const match of code.matchAll(EXPRESSION_TUPLE_ELEMENT)) edit()[match.index] = '+';
   }
   if (code.includes('?')) for (const match of code.matchAll(TERNARY)) edit()[match.index] = '+';
-  return chars ? chars.join('') : text;
+  if (/\b(?:DIV|MOD)\b/i.test(code)) {
+    for (const match of code.matchAll(DIV_MOD)) {
+      if (!followsOperand(code, match.index)) continue;
+      blank(match.index, match[0].length);
+      edit()[match.index] = /^div$/i.test(match[0]) ? '/' : '%';
+    }
+  }
+  if (/\bUSING\b/i.test(code)) {
+    for (const match of code.matchAll(BARE_USING)) {
+      blank(match.index, 'USING'.length);
+      [edit()[match.index], edit()[match.index + 1]] = ['O', 'N'];
+      const list = match.index + match[0].length - match[1]!.length;
+      for (let i = list; i < match.index + match[0].length; i++) if (code[i] === ',') edit()[i] = '+';
+    }
+  }
+  const groupByAliases: string[] = [];
+  for (const alias of aliasesInGroupBy(code)) {
+    edit()[alias.as] = '+';
+    edit()[alias.as + 1] = ' ';
+    groupByAliases.push(
+      unquote(
+        edit()
+          .slice(alias.name, alias.name + alias.length)
+          .join(''),
+      ),
+    );
+  }
+  return { text: chars ? chars.join('') : text, groupByAliases };
+}
+
+/** Whether the word at `index` follows an operand: a name or number that is no keyword, `)`, `]` or a quoted token. */
+function followsOperand(code: string, index: number): boolean {
+  let end = index;
+  while (end > 0 && /\s/.test(code[end - 1]!)) end -= 1;
+  const last = code[end - 1];
+  if (last === undefined) return false;
+  if (last === ')' || last === ']' || last === '#') return true;
+  if (!/[A-Za-z0-9_]/.test(last)) return false;
+  let start = end;
+  while (start > 0 && /[A-Za-z0-9_]/.test(code[start - 1]!)) start -= 1;
+  return !NOT_OPERAND_END.has(code.slice(start, end).toLowerCase());
+}
+
+/** Where each `AS name` at a GROUP BY list's own depth is: the `AS` and the name. */
+function aliasesInGroupBy(code: string): { as: number; name: number; length: number }[] {
+  if (!/\bGROUP\s+BY\b/i.test(code) || !/\bAS\b/i.test(code)) return [];
+  const depth = nestingDepths(code);
+  const found: { as: number; name: number; length: number }[] = [];
+  for (const groupBy of code.matchAll(GROUP_BY)) {
+    const level = depth[groupBy.index]!;
+    const from = groupBy.index + groupBy[0].length;
+    let to = from;
+    while (to < code.length && depth[to]! >= level) to += 1; // the list ends with its query at the latest
+    AFTER_GROUP_BY.lastIndex = from;
+    for (let next = AFTER_GROUP_BY.exec(code); next && next.index < to; next = AFTER_GROUP_BY.exec(code)) {
+      if (depth[next.index] === level) {
+        to = next.index;
+        break;
+      }
+    }
+    ALIAS.lastIndex = from;
+    for (let alias = ALIAS.exec(code); alias && alias.index < to; alias = ALIAS.exec(code)) {
+      if (depth[alias.index] !== level) continue;
+      const name = alias.index + alias[0].length - alias[1]!.length;
+      found.push({ as: alias.index, name, length: alias[1]!.length });
+    }
+  }
+  return found;
+}
+
+/** A name as ClickHouse reads it: quotes removed, a doubled quote read as one (the lexer refuses backslashes in names). */
+function unquote(name: string): string {
+  const quote = name[0];
+  if (quote !== '`' && quote !== '"') return name;
+  return name.slice(1, -1).replaceAll(quote + quote, quote);
 }
 
 /** Numeric LIMIT clauses that follow a `LIMIT … BY` of the same query (same depth, no SELECT between). */

@@ -71,8 +71,26 @@ describe('checkAnalystQuery accepts analyst SQL', () => {
     'SELECT map_id, count() FROM events GROUP BY GROUPING SETS ((map_id), (platform))',
     'SELECT * EXCEPT (fps) FROM events',
     "SELECT attributes['ci.branch'], e.metrics['mem.vram'], metrics[attributes['k']] FROM events AS e",
+    'SELECT count() FROM events AS a JOIN events AS b USING event_id',
+    'SELECT count() FROM events AS a JOIN events AS b USING event_id, `session_id` WHERE fps > 0',
+    'SELECT d, count() FROM events GROUP BY toDate(timestamp) AS d, lower(platform) AS `p` WITH TOTALS ORDER BY d',
+    'SELECT count() FROM events GROUP BY CAST(fps AS String), (SELECT 1) AS one',
+    "SELECT COLUMNS('_ms$'), max(COLUMNS('^fps$')), columns(fps, map_id) FROM events",
+    'SELECT fps DIV 2, fps MOD 7, 7 div 2, (fps) MOD 3, `fps` DIV 4 FROM events WHERE fps MOD 2 = 0',
+    'SELECT fps AS div, fps AS mod FROM events ORDER BY div, mod',
   ])('%s', (sql) => {
     expect(rejection(sql)).toBeUndefined();
+  });
+
+  it.each([
+    'WITH x -> x * 2 AS f SELECT f(fps) FROM events',
+    'WITH (a, b) -> a / b AS ratio SELECT ratio(sum(gpu_time_ms), sum(frame_time_ms)) FROM events',
+    'WITH x -> x * 2 AS f, f(3) AS six SELECT six, (SELECT max(f(fps)) FROM events) FROM events',
+    'SELECT * FROM (WITH x -> x + 1 AS inc SELECT inc(fps) FROM events)',
+  ])('%s, calling a WITH lambda by name where the server resolves it (lambdaCallsByName)', (sql) => {
+    expect(() => checkAnalystQuery(sql, { lambdaCallsByName: true })).not.toThrow();
+    // Where the server would call its own function of that name instead (18.16): refused.
+    expect(rejection(sql)).toMatch(/is not allowed/);
   });
 
   it('returns the checked text, which is what gets sent', () => {
@@ -219,6 +237,41 @@ describe('checkAnalystQuery refuses', () => {
     expect(rejection(sql)).toMatch(message);
   });
 
+  it.each([
+    ['in the query holding its WITH only', 'SELECT currentDatabase(1) FROM (WITH x -> x AS currentDatabase SELECT 1)'],
+    ['not in a later UNION branch', 'WITH x -> x AS hostName SELECT 1 UNION ALL SELECT hostName(1) FROM events'],
+    ['not in its own definition', 'WITH x -> sleep(x) AS sleep SELECT 1 FROM events'],
+    ['not before its definition', 'WITH currentUser(1) AS u, x -> x AS currentUser SELECT u FROM events'],
+    ['only for lambdas', 'WITH 2 AS version SELECT version(1) FROM events'],
+  ])('a WITH lambda is called by name %s', (_name, sql) => {
+    expect(() => checkAnalystQuery(sql, { lambdaCallsByName: true })).toThrow(/is not allowed/);
+  });
+
+  it.each([
+    ['a WITH lambda reading another table', 'WITH x -> (SELECT count() FROM system.one) AS f SELECT f(1) FROM events'],
+    ['COLUMNS over a system table', "SELECT COLUMNS('.*') FROM system.tables"],
+    ['a bare USING list going on with another table', 'SELECT 1 FROM events AS a JOIN events AS b USING x, system.one'],
+    [
+      'a bare USING list with a subquery over another table',
+      'SELECT 1 FROM events AS a JOIN events AS b USING x, (SELECT 1 FROM system.one)',
+    ],
+    ['a GROUP BY alias over another table', 'SELECT n FROM events GROUP BY (SELECT count() FROM system.one) AS n'],
+    ['DIV hiding a subquery over another table', 'SELECT fps DIV (SELECT count() FROM system.one) FROM events'],
+  ])('%s', (_name, sql) => {
+    expect(() => checkAnalystQuery(sql, { lambdaCallsByName: true })).toThrow(/system\.(one|tables) is not available/);
+  });
+
+  it.each([
+    ['spelled like a literal', 'SELECT 0 IN (1) FROM events GROUP BY fps AS `true`', /spelling of a literal/],
+    ['with a dot', 'SELECT count() FROM events GROUP BY fps AS `system.one`', /contains a dot/],
+  ])('a GROUP BY alias %s', (_name, sql, message) => {
+    expect(rejection(sql)).toMatch(message);
+  });
+
+  it('a table alias spelled div/mod (read as the operator: the parser then refuses the text)', () => {
+    expect(rejection('SELECT 1 FROM events div')).toMatch(/Syntax error/);
+  });
+
   it('refuses a string the parser reads differently from ClickHouse (the quoted-token cross-check)', () => {
     // sqlparser reads X'41' as one hex literal; ClickHouse's lexer as the name X and a string.
     expect(rejection("SELECT X'41' FROM events")).toMatch(/cannot verify/);
@@ -237,6 +290,7 @@ describe('checkAnalystQuery on random token soup', () => {
       ...['\\', '"x"', '`y`', '--', '/*', '*/', '\n', '#', '$$', ';', 'WITH', 'x', 'AS', 'UNION', 'ALL', 'JOIN'],
       ...['ON', 'IN', 'ARRAY', 'count()', 'arrayJoin(', 'numbers(1)', '1', '1e309', '-', '*', '/', '=', '.', '['],
       ...[']', '{', '}', '?', ':', '->', 'é', 'SETTINGS', 'FORMAT', 'INTO', 'LIMIT', 'BY', 'FINAL', "X'41'", '::'],
+      ...['DIV', 'MOD', 'USING', 'GROUP BY', "COLUMNS('.*')"],
     ];
     let seed = 20260321;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -26,24 +26,40 @@ export async function loadSqlChecker(): Promise<void> {
   await loadSqlParser();
 }
 
-export function checkAnalystQuery(sql: string): CheckedQuery {
+export type CheckOptions = {
+  /**
+   * Whether a WITH lambda may be called by its name (`WITH x -> x * 2 AS f SELECT f(fps)`),
+   * within the query whose WITH defines it. Only where the server resolves such a call to the
+   * lambda, as ClickHouse's analyzer does (the modern engine: there a lambda even shadows a
+   * server function of the same name, tests/sql prove it). ClickHouse 18.16 resolves `f(…)` to
+   * its own function of that name, so a lambda named like a refused function would run that
+   * function: there the call is refused (18.16 refuses the form itself anyway). Default: refused.
+   */
+  lambdaCallsByName?: boolean;
+};
+
+export function checkAnalystQuery(sql: string, options: CheckOptions = {}): CheckedQuery {
   const analyst = scanSql(sql);
   if (analyst.text.trim() === '') reject('The query is empty.');
   // Map access is rewritten first; from here on the rewritten text is the query.
   const rewritten = rewriteMapAccess(analyst.text, analyst.code);
   const scanned = rewritten === analyst.text ? analyst : scanSql(rewritten);
   const { code } = scanned;
-  const text = parserText(scanned.text, code);
-  const walker = new TreeWalker();
+  const { text, groupByAliases } = parserText(scanned.text, code);
+  for (const alias of groupByAliases) checkAlias({ value: alias });
+  const walker = new TreeWalker(code);
   const split = splitWithLists(text, code);
   if (split) {
     // Each parsed as `SELECT\n<entry>`: one line lower than in the text, columns unchanged.
     walker.lineShift = 1;
-    for (const entry of split.expressions) {
+    const entries = split.expressions.map((entry) => {
       const parsed = singleQuery(`SELECT\n${entry.text}`);
       checkWithExpression(parsed);
-      walker.visit(parsed, new Set([EVENTS_TABLE, ...entry.tables]));
-    }
+      const lambda = options.lambdaCallsByName ? lambdaName(parsed) : undefined;
+      if (lambda) walker.lambdas.push({ name: lambda, from: entry.to, to: entry.scopeEnd });
+      return { entry, parsed };
+    });
+    for (const { entry, parsed } of entries) walker.visit(parsed, new Set([EVENTS_TABLE, ...entry.tables]));
     walker.lineShift = 0;
   }
   const detached = detachArrayJoinLiterals(split ? split.main : text, code);
@@ -78,6 +94,15 @@ function checkArrayLiteral(query: Json): void {
     reject('ARRAY JOIN takes array columns, function calls or array literals.');
 }
 
+/** The name of a WITH entry (parsed as a SELECT) that is a lambda: `x -> x * 2 AS f`. */
+function lambdaName(query: Json): string | undefined {
+  const select = asObject(asObject(asObject(asObject(query)?.Query)?.body)?.Select);
+  const named = asObject(asObject(asArray(select?.projection)[0])?.ExprWithAlias);
+  if (variantOf(named?.expr ?? null) !== 'Lambda') return undefined;
+  const name = asObject(named!.alias)?.value;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /** A WITH expression entry parsed as a SELECT: one named expression, nothing else. */
 function checkWithExpression(query: Json): void {
   const body = asObject(asObject(asObject(query)?.Query)?.body);
@@ -104,6 +129,12 @@ class TreeWalker {
   readonly quoted: QuotedToken[] = [];
   /** Lines the parsed text is below the analyst's text (the WITH list is parsed after a `SELECT` line). */
   lineShift = 0;
+  /** WITH lambdas callable by name, each where it is in scope (code-point offsets [from, to)). */
+  readonly lambdas: { name: string; from: number; to: number }[] = [];
+  private lineStarts: number[] | undefined;
+
+  /** `code`: the checked text with quoted tokens masked, to place a call by its line and column. */
+  constructor(private readonly code: string) {}
 
   visit(node: Json, scope: ReadonlySet<string>): void {
     if (Array.isArray(node)) {
@@ -267,9 +298,21 @@ class TreeWalker {
   private checkFunction(fn: JsonObject): void {
     const parts = asArray(fn.name);
     const name = parts.map(partName).join('.');
+    if (parts.length === 1 && this.isLambdaInScope(name, parts[0]!)) return;
     if (parts.length !== 1 || !isAllowedFunction(name)) {
       reject(`Function ${name} is not allowed in sandboxed queries.`);
     }
+  }
+
+  /** Whether `name` (the name of a call) is a WITH lambda in scope where the call is. */
+  private isLambdaInScope(name: string, part: Json): boolean {
+    if (!this.lambdas.some((lambda) => lambda.name === name)) return false;
+    const span = asObject(asObject(asObject(part)?.Identifier)?.span);
+    if (!span) return false;
+    const { start } = spanOf(span, this.lineShift);
+    this.lineStarts ??= lineStartsOf(this.code);
+    const offset = this.lineStarts[start.line - 1]! + start.column - 1;
+    return this.lambdas.some((lambda) => lambda.name === name && offset >= lambda.from && offset < lambda.to);
   }
 
   /** Type names (CAST(x AS Nullable(UInt8))) cannot reach data; only quoted parts are recorded. */
@@ -374,6 +417,13 @@ function isNameExpression(node: Json): boolean {
   const kind = variantOf(node);
   if (kind === 'Nested') return isNameExpression(asObject(node)!.Nested!);
   return kind === 'Identifier' || kind === 'CompoundIdentifier';
+}
+
+/** Code-point offset of each line's start (`code` is ASCII: one code unit per code point). */
+function lineStartsOf(code: string): number[] {
+  const starts = [0];
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
 }
 
 function spanOf(span: JsonObject, lineShift = 0): Pick<QuotedToken, 'start' | 'end'> {

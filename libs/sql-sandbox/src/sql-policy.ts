@@ -101,6 +101,13 @@ formatReadableSize formatReadableQuantity bar transform runningDifference neighb
 materialize ignore toColumnTypeName
 `;
 
+/**
+ * `COLUMNS('regexp')` / `COLUMNS(a, b)`: ClickHouse's column matcher (modern servers; 18.16
+ * answers "Unknown function"), written like a call. It picks columns of the query's own FROM
+ * items, which the FROM/JOIN checks bound to `events`, WITH names and checked subqueries.
+ */
+const MATCHERS = `columns`;
+
 /** Combinators that may end an aggregate function's name, e.g. uniqIf, sumArray, avgOrNull. */
 const COMBINATORS = [
   'if',
@@ -123,7 +130,7 @@ const words = (list: string) =>
       .map((w) => w.toLowerCase()),
   );
 const AGGREGATE_SET = words(AGGREGATES);
-const SCALAR_SET = new Set([...words(SCALARS), ...words(WINDOW_FUNCTIONS)]);
+const SCALAR_SET = new Set([...words(SCALARS), ...words(WINDOW_FUNCTIONS), ...words(MATCHERS)]);
 
 /**
  * ClickHouse function names are case-sensitive except for SQL-standard aliases registered

@@ -129,7 +129,7 @@ export class SqlSandbox {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROW_LIMIT) {
       reject(`limit must be an integer from 1 to ${MAX_ROW_LIMIT}.`);
     }
-    const checked = checkAnalystQuery(request.sql);
+    const checked = checkAnalystQuery(request.sql, { lambdaCallsByName: await this.resolvesLambdaCalls() });
     const queryId = randomUUID();
     const slot = await this.admission.acquire(request.tenantId, queryId, this.deadlineMs + LEASE_MARGIN_MS);
     const run = new RunningQuery(queryId, this.deadlineMs, options.signal, (id) => this.kill(id));
@@ -155,7 +155,7 @@ export class SqlSandbox {
     run: RunningQuery,
   ): Promise<ResponseBody> {
     const project = await this.databases.ensure(projectId, retainedDays).catch((error: unknown) => {
-      throw new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause: error });
+      throw databaseUnavailable(error);
     });
     const context = { projectDatabase: project.database, sharedDatabase: this.options.clickhouse.database };
     const client = openConnection({
@@ -212,6 +212,17 @@ export class SqlSandbox {
     return { queryId: run.queryId, rows: rows(), outcome, close };
   }
 
+  /**
+   * Whether the server resolves `f(…)` to a WITH lambda named f (the modern engine's analyzer)
+   * rather than to its own function f (18.16): see CheckOptions.lambdaCallsByName.
+   */
+  private async resolvesLambdaCalls(): Promise<boolean> {
+    const engine = await this.options.admin.engine().catch((error: unknown) => {
+      throw databaseUnavailable(error);
+    });
+    return engine.generation === 'modern';
+  }
+
   /** KILL QUERY through the admin account (the sandbox users cannot kill anything). */
   private async kill(queryId: string): Promise<void> {
     try {
@@ -220,6 +231,10 @@ export class SqlSandbox {
       this.options.onWarning?.('KILL QUERY of a sandbox query failed', error);
     }
   }
+}
+
+function databaseUnavailable(cause: unknown): SqlSandboxUnavailable {
+  return new SqlSandboxUnavailable('The analytics database is unavailable; try again shortly.', { cause });
 }
 
 type ResponseBody = {

@@ -13,11 +13,20 @@ export type WithSplit = {
   /** The query with every expression entry (and the WITH or commas they leave dangling) blanked. */
   main: string;
   /** Each expression entry alone, every other character blanked; its nested entries blanked too. */
-  expressions: { text: string; tables: readonly string[] }[];
+  expressions: (ExpressionEntry & { text: string })[];
 };
 
 type Range = { from: number; to: number };
-type ExpressionEntry = Range & { tables: string[] };
+type ExpressionEntry = Range & {
+  /** The table expressions of the same list before this entry: in scope in it. */
+  tables: readonly string[];
+  /**
+   * Where the query holding the WITH list ends (its closing parenthesis, the next
+   * UNION/INTERSECT/EXCEPT of the same level, or the end): the entry's name is in scope from
+   * the entry's end up to there.
+   */
+  scopeEnd: number;
+};
 
 /** WITH starting a query: at the start, after `(`, or after UNION/INTERSECT/EXCEPT [ALL|DISTINCT]. */
 const QUERY_WITH = /(?<=^\s*|\(\s*|\b(?:UNION|INTERSECT|EXCEPT)\s+(?:(?:ALL|DISTINCT)\s+)?)WITH\b(?!\s+RECURSIVE\b)/gi;
@@ -37,6 +46,7 @@ export function splitWithLists(text: string, code: string): WithSplit | undefine
     const select = topLevelSelect(code, depth, listStart, depth[found.index]!);
     if (select === undefined) continue; // the parser reports the syntax error
     const items = splitAtCommas(code, depth, listStart, select);
+    const scopeEnd = queryEnd(code, depth, select, depth[found.index]!);
     const tables: string[] = [];
     let kept = 0;
     for (const [k, item] of items.entries()) {
@@ -47,7 +57,7 @@ export function splitWithLists(text: string, code: string): WithSplit | undefine
         kept += 1;
         tables.push(table[1]!);
       } else {
-        entries.push({ ...item, tables: [...tables] });
+        entries.push({ ...item, tables: [...tables], scopeEnd });
         blanks.push(item);
         if (k > 0) blanks.push({ from: items[k - 1]!.to, to: item.from }); // the comma before it
       }
@@ -72,7 +82,7 @@ export function splitWithLists(text: string, code: string): WithSplit | undefine
       .join('');
   return {
     main: render(),
-    expressions: entries.map((entry) => ({ text: render(entry), tables: entry.tables })),
+    expressions: entries.map((entry) => ({ ...entry, text: render(entry) })),
   };
 }
 
@@ -89,6 +99,18 @@ function topLevelSelect(code: string, depth: readonly number[], from: number, le
     }
   }
   return undefined;
+}
+
+/** Where the query whose SELECT is at `from` ends: see ExpressionEntry.scopeEnd. */
+function queryEnd(code: string, depth: readonly number[], from: number, level: number): number {
+  let end = from;
+  while (end < code.length && depth[end]! >= level) end += 1;
+  const setOperator = /\b(?:UNION|INTERSECT|EXCEPT)\b/gi;
+  setOperator.lastIndex = from;
+  for (let m = setOperator.exec(code); m && m.index < end; m = setOperator.exec(code)) {
+    if (depth[m.index] === level) return m.index;
+  }
+  return end;
 }
 
 /** The entries of a list between `from` and `to`, split at commas of the list's own depth. */
