@@ -1,9 +1,12 @@
-// npm run bench:sql — the SQL sandbox's own overhead (lexical guard + parse + tree checks) for
-// a realistic ~2 KB analyst query, against the 5 ms p99 target. The bare sqlparser parse of
-// the same text is measured in the same run as the floor, so the ratio stays meaningful on a
-// noisy 2-core machine. Needs a build (npm run build); no stack. Results: artifacts/bench/sql.json.
+// npm run bench:sql — the SQL sandbox's own overhead (lexical guard + text rewrites + parse + tree
+// checks) for a realistic ~2 KB analyst query, against the 5 ms p99 target. The bare sqlparser
+// parse of the same text is measured in the same run, interleaved, as the floor: on a noisy
+// 2-core machine the ratio and the per-iteration difference stay meaningful when the absolute
+// figures do not. The load average and the garbage-collection pauses of the run are reported
+// with the figures. Needs a build (npm run build); no stack. Results: artifacts/bench/sql.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@guanmingchiu/sqlparser-ts';
 import { checkAnalystQuery, loadSqlChecker } from '@framedeck/sql-sandbox';
@@ -59,12 +62,26 @@ LIMIT 100
 `.trim();
 
 const TARGET_P99_MS = 5;
-const WARMUP = 300;
+// Warm-up until the JIT has compiled the hot paths of both (time-based: a busy machine needs longer).
+const WARMUP_MS = 3_000;
 const ITERATIONS = 3_000;
+// The run is cut into rounds; the quietest one shows what the code costs when nothing else runs.
+const ROUNDS = 10;
+
+const round = (n) => Math.round(n * 1000) / 1000;
+const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+/** p50/p95/p99/max/mean of a sample. */
+function summary(values) {
+  const samples = Float64Array.from(values).sort();
+  const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(at(1)), mean: round(mean) };
+}
 
 // The two are measured interleaved, so both see the same background noise.
 function measure(fns) {
-  for (let i = 0; i < WARMUP; i++) fns.forEach((fn) => fn());
+  for (const start = performance.now(); performance.now() - start < WARMUP_MS;) fns.forEach((fn) => fn());
   const samples = fns.map(() => new Float64Array(ITERATIONS));
   for (let i = 0; i < ITERATIONS; i++) {
     fns.forEach((fn, k) => {
@@ -73,33 +90,65 @@ function measure(fns) {
       samples[k][i] = performance.now() - start;
     });
   }
-  return samples.map((s) => {
-    s.sort();
-    const at = (q) => s[Math.min(ITERATIONS - 1, Math.floor(q * ITERATIONS))];
-    return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / ITERATIONS };
-  });
+  return samples;
 }
 
-const round = (n) => Math.round(n * 1000) / 1000;
-const ms = ({ p50, p99, mean }) => ({ p50: round(p50), p99: round(p99), mean: round(mean) });
+/** Garbage-collection pauses while `run` runs: how much of the tail is the collector's. */
+async function withGcPauses(run) {
+  const pauses = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => pauses.push(e.duration)));
+  observer.observe({ entryTypes: ['gc'] });
+  const result = run();
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the observer reports asynchronously
+  observer.disconnect();
+  const sorted = pauses.sort((a, b) => a - b);
+  return {
+    result,
+    gc: {
+      pauses: sorted.length,
+      totalMs: round(sorted.reduce((a, b) => a + b, 0)),
+      longestMs: round(sorted.at(-1) ?? 0),
+    },
+  };
+}
 
 await loadSqlChecker();
 checkAnalystQuery(QUERY); // must pass, or the benchmark would measure a refusal
-const [parseOnly, check] = measure([() => parse(QUERY, 'clickhouse'), () => checkAnalystQuery(QUERY)]);
+const loadBefore = load();
+const { result: samples, gc } = await withGcPauses(() =>
+  measure([() => parse(QUERY, 'clickhouse'), () => checkAnalystQuery(QUERY)]),
+);
+const loadAfter = load();
+const [parseSamples, checkSamples] = samples;
+// What the sandbox adds to the parse, iteration by iteration (the same noise hits both).
+const overhead = Float64Array.from(checkSamples, (c, i) => c - parseSamples[i]);
+const perRound = ITERATIONS / ROUNDS;
+const rounds = Array.from({ length: ROUNDS }, (_, r) => summary(checkSamples.slice(r * perRound, (r + 1) * perRound)));
+const quietest = rounds.reduce((best, r) => (r.p99 < best.p99 ? r : best));
+const check = summary(checkSamples);
+const parseOnly = summary(parseSamples);
 const report = {
   benchmark: 'sql-check',
   queryBytes: Buffer.byteLength(QUERY),
   iterations: ITERATIONS,
-  checkMs: ms(check),
-  parseOnlyMs: ms(parseOnly),
+  warmupMs: WARMUP_MS,
+  checkMs: check,
+  parseOnlyMs: parseOnly,
+  // check − parse of the same iteration: the sandbox's own work (lexer, rewrites, tree walk).
+  overheadMs: summary(overhead),
   // The full check relative to the bare parser on the same text in the same run.
   checkToParseRatioP50: round(check.p50 / parseOnly.p50),
   targetP99Ms: TARGET_P99_MS,
-  // Measured p99 as a fraction of the target (at most 1 meets it).
+  // Measured p99 as a fraction of the target (at most 1 meets it), over the whole run.
   p99ToTargetRatio: round(check.p99 / TARGET_P99_MS),
   meetsTarget: check.p99 <= TARGET_P99_MS,
+  // The check's p99 in the quietest tenth of the run (300 iterations): the code's cost with the
+  // least interference from other processes. Informative only; the target is judged on the whole run.
+  quietestRoundCheckMs: quietest,
+  gc,
   // When the bare parse alone misses the target, the machine was too busy to judge.
   machineTooBusy: parseOnly.p99 > TARGET_P99_MS,
+  loadAverage: { before: loadBefore, after: loadAfter, cpus: os.cpus().length },
   node: process.version,
 };
 const dir = fileURLToPath(new URL('../../artifacts/bench/', import.meta.url));
