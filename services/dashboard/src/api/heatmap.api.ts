@@ -12,8 +12,10 @@ export const HEATMAP_DAYS = [1, 7, 14, 30] as const satisfies readonly NonNullab
 
 // NOTE: platform, source and zMin/zMax join the generated query type once the API's OpenAPI
 // has them (issue #18); until then they are added here, as the API contract states them.
-export type HeatmapQuery = operations['getHeatmap']['parameters']['query'] &
-  AnalyticsFilterQuery & { zMin?: number; zMax?: number };
+export type HeatmapQuery = operations['getHeatmap']['parameters']['query'] & AnalyticsFilterQuery & ZSlice;
+
+/** One floor of a multi-floor map: only events with position_z in range (either bound optional). */
+export type ZSlice = { zMin?: number | undefined; zMax?: number | undefined };
 
 /** A ranked cell of GET …/heatmap/worst-areas (the contract of issue #18, item 2). */
 export type WorstArea = {
@@ -34,7 +36,8 @@ export type WorstAreasQuery = {
   cellSize: number;
   minSamples: number;
   limit: number;
-} & AnalyticsFilterQuery;
+} & AnalyticsFilterQuery &
+  ZSlice;
 
 export const heatmapApi = {
   cells: (projectId: string, query: HeatmapQuery, signal?: AbortSignal) =>

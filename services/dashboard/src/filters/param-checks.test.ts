@@ -20,6 +20,8 @@ describe('URL parameter checks', () => {
     expect(finiteNumber('-12.5')).toBeUndefined();
     expect(finiteNumber('floor2')).toBe('expected a number');
     expect(finiteNumber(' ')).toBe('expected a number');
+    expect(finiteNumber('1e3')).toBeUndefined();
+    expect(['0x10', ' 1', 'Infinity', '1e999'].map(finiteNumber)).toEqual(Array(4).fill('expected a number'));
     const minSamples = wholeNumberIn(1, 1000);
     expect(minSamples('30')).toBeUndefined();
     expect(minSamples('-3')).toBeDefined();

@@ -20,8 +20,11 @@ export const label =
       ? undefined
       : `expected 1 to ${maxLength} printable characters`;
 
+/** A decimal number as the API reads one ("-2.5", "10", "1e3"; not "0x10", " 1" or "Infinity"). */
 export const finiteNumber: ParamCheck = (value) =>
-  value.trim() !== '' && Number.isFinite(Number(value)) ? undefined : 'expected a number';
+  /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))
+    ? undefined
+    : 'expected a number';
 
 export const wholeNumberIn =
   (min: number, max: number): ParamCheck =>

@@ -135,10 +135,10 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
         ? Promise.resolve<WorstArea[]>([])
         : heatmapApi.worstAreas(
             projectId,
-            { mapId: map.mapId, days, cellSize, minSamples, limit: WORST_AREAS_LIMIT, ...filters.query },
+            { mapId: map.mapId, days, cellSize, minSamples, limit: WORST_AREAS_LIMIT, ...filters.query, ...zQuery },
             signal,
           ),
-    [projectId, map.mapId, cellSize, days, mode, minSamples, filters.query, blocked],
+    [projectId, map.mapId, cellSize, days, mode, minSamples, filters.query, zMinParam, zMaxParam, blocked],
   );
 
   const metric = HEATMAP_METRICS[mode === 'events' ? 'events' : (metricName as HeatmapMetric)];
