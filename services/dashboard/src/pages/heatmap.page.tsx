@@ -26,9 +26,11 @@ import type { HeatmapScale } from '../heatmap/heatmap-scale';
 import { bandLimits, defaultProfile } from '../heatmap/threshold-bands';
 import { WorstAreasPanel } from '../heatmap/worst-areas-panel';
 
-// The same default as the API's worst-areas endpoint: fewer frame samples than this and a
-// cell's average says more about who happened to pass than about the game.
+// The API's default and range (MIN_SAMPLES of its worst areas and builds comparison): with
+// fewer frame samples than this, a cell's average says more about who happened to pass there
+// than about the game.
 const DEFAULT_MIN_SAMPLES = 30;
+const MAX_MIN_SAMPLES = 100_000;
 const WORST_AREAS_LIMIT = 10;
 
 export function HeatmapPage({ projectId }: { projectId: string }) {
@@ -86,7 +88,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   const [minSamplesParam, setMinSamples, minSamplesRejected] = useCheckedSearchParam(
     'minSamples',
     String(DEFAULT_MIN_SAMPLES),
-    wholeNumberIn(1, 1_000_000),
+    wholeNumberIn(1, MAX_MIN_SAMPLES),
   );
   const [zMinParam, setZMin, zMinRejected] = useCheckedSearchParam('zMin', '', finiteNumber);
   const [zMaxParam, setZMax, zMaxRejected] = useCheckedSearchParam('zMax', '', finiteNumber);
