@@ -5,6 +5,7 @@ import { bootstrap, createProject, parsePlan, UsageError } from './commands/acco
 import { parseLimit, parseSince, replayDeadLetters } from './commands/dlq-replay.command.js';
 import { migrateAll } from './commands/migrate.command.js';
 import { parseSimulateOptions, simulate } from './commands/simulate.command.js';
+import { CI_GATE_OPTIONS, CI_GATE_USAGE, runCiGateCommand } from './commands/ci-gate.commands.js';
 import { loadCliConfig } from './config.js';
 
 const USAGE = `Usage: framedeck <command> [options]
@@ -25,6 +26,7 @@ Commands:
   dlq replay [--since <ISO time|30m|12h|7d>] [--limit N] [--json]
                                                     re-publish dead-lettered batches to the events topic
                                                     (after fixing why they failed; see docs/kafka.md)
+${CI_GATE_USAGE}
 
 Configuration comes from FRAMEDECK_* environment variables (see README.md).`;
 
@@ -34,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
+      ...CI_GATE_OPTIONS,
       json: { type: 'boolean', default: false },
       plan: { type: 'string' },
       tenant: { type: 'string' },
@@ -43,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
       'key-file': { type: 'string' },
       players: { type: 'string' },
       minutes: { type: 'string' },
-      days: { type: 'string' },
+      // --days (simulate) is declared once, in CI_GATE_OPTIONS (perf-diff takes it too).
       'ci-key-file': { type: 'string' },
       'ingest-url': { type: 'string' },
       'map-id': { type: 'string' },
@@ -119,6 +122,12 @@ export async function main(argv: string[]): Promise<number> {
         print(report, `simulated ${report.events} events in ${report.batches} batches (${report.seconds} s)`);
         return 0;
       }
+      case 'perf-diff':
+      case 'run-profile-test':
+        return await runCiGateCommand(command, values, config, {
+          out: (text) => console.log(text),
+          err: (line) => console.error(line),
+        });
       default:
         throw new UsageError(`unknown command: ${command}`);
     }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { simulateLiveGame, simulateTelemetry, TelemetrySender, type SentBatch } from '@framedeck/sender';
 import { TelemetrySource, type TelemetryEventInput } from '@framedeck/proto';
 import type { CliConfig } from '../config.js';
 import { UsageError } from './accounts.command.js';
+import { readKeyFile } from './key-file.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CHUNK_EVENTS = 20_000;
@@ -76,7 +76,7 @@ export function parseSimulateOptions(
   return {
     projectId,
     apiKey,
-    ciKey: ciKeyFile === undefined ? undefined : firstLineOf(ciKeyFile, 'ci-key-file'),
+    ciKey: ciKeyFile === undefined ? undefined : readKeyFile('ci-key-file', ciKeyFile),
     players: Math.round(positive('players', DEFAULT_PLAYERS[days === undefined ? 'minutes' : 'days'])),
     minutes: days === undefined ? positive('minutes', 5) : days * 1_440,
     days,
@@ -99,7 +99,7 @@ function ingestKeyOf(
   warn: (line: string) => void,
 ): string {
   if (keyFile !== undefined && keyFlag !== undefined) throw new UsageError('give --key-file or --key, not both');
-  if (keyFile !== undefined) return firstLineOf(keyFile, 'key-file');
+  if (keyFile !== undefined) return readKeyFile('key-file', keyFile);
   if (keyFlag !== undefined) {
     warn('warning: --key shows the key to every user of this machine (ps); prefer --key-file or FRAMEDECK_INGEST_KEY');
     return keyFlag;
@@ -108,19 +108,6 @@ function ingestKeyOf(
   throw new UsageError(
     'simulate needs an ingest key: --key-file <file> or FRAMEDECK_INGEST_KEY (or --key, discouraged)',
   );
-}
-
-/** The key in the first line of a key file (named by --`flag`). */
-function firstLineOf(file: string, flag: string): string {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-  }
-  const key = content.split(/\r?\n/)[0]!.trim();
-  if (!key) throw new UsageError(`--${flag} ${file} is empty`);
-  return key;
 }
 
 /**
