@@ -1,6 +1,8 @@
-// The History tab of the alerts page: evaluations that fired or recovered, and their notifications.
+// The History tab of the alerts page: evaluations that fired or recovered, the cells that
+// decided them (each a link to the heatmap at that cell), and their notifications.
 import { useState } from 'react';
 import { ALERT_METRIC_LABELS, alertsApi, type AlertHistoryEntry } from '../api/alerts.api';
+import { Link } from '../app/router';
 import { AsyncView } from '../components/async-view';
 import { DataTable } from '../components/data-table';
 import { formatDateTime, formatNumber, formatPercent } from '../components/format';
@@ -58,6 +60,7 @@ export function HistoryTab({ projectId }: { projectId: string }) {
                   align: 'right',
                   cell: (h) => `${formatNumber(h.threshold, 1)} · ${ALERT_METRIC_LABELS[h.metric]}`,
                 },
+                { header: 'Worst cells', cell: (h) => <WorstCells entry={h} /> },
                 { header: 'Notification', cell: (h) => notificationSummary(h) },
               ]}
             />
@@ -76,6 +79,40 @@ export function HistoryTab({ projectId }: { projectId: string }) {
         )}
       </AsyncView>
     </Panel>
+  );
+}
+
+/**
+ * The dashboard's own address of a link the API gives in full ({app_origin}/projects/…): the
+ * router opens it in place, whatever origin the API was configured with.
+ */
+function inApp(url: string): string {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+}
+
+/** "(x, y) value" per cell, failing ones marked, each opening the heatmap focused on it; then the whole heatmap. */
+function WorstCells({ entry }: { entry: AlertHistoryEntry }) {
+  if (entry.worstCells.length === 0) return <span className="muted">—</span>;
+  return (
+    <div className="stack">
+      <ul className="worst-cells" aria-label={`Worst cells of ${entry.alertName}`}>
+        {entry.worstCells.map((c) => {
+          const label = `(${formatNumber(c.x, 1)}, ${formatNumber(c.y, 1)}) ${formatNumber(c.value, 1)}`;
+          const title = `${formatNumber(c.eventCount)} events · ${c.failing ? 'worse than' : 'within'} ${formatNumber(entry.threshold, 1)}`;
+          return (
+            <li key={`${c.x},${c.y}`} className={c.failing ? 'worst-cell-failing' : undefined} title={title}>
+              {c.dashboardUrl ? <Link to={inApp(c.dashboardUrl)}>{label}</Link> : label}
+            </li>
+          );
+        })}
+      </ul>
+      {entry.dashboardUrl && (
+        <Link to={inApp(entry.dashboardUrl)} className="small">
+          Open the heatmap
+        </Link>
+      )}
+    </div>
   );
 }
 

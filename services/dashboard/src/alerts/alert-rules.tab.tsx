@@ -1,4 +1,6 @@
-// The Rules tab of the alerts page: rules with their status, on/off, and the form to add one.
+// The Rules tab of the alerts page: rules with their status, on/off, the form to add one and to
+// edit one.
+import { useState } from 'react';
 import { ALERT_METRIC_LABELS, alertsApi, type AlertRule, type NotificationChannel } from '../api/alerts.api';
 import { mapsApi } from '../api/maps.api';
 import { Link } from '../app/router';
@@ -9,11 +11,13 @@ import { formatNumber } from '../components/format';
 import { Panel } from '../components/page-header';
 import { EmptyState, ErrorNotice } from '../components/status-views';
 import { useAction, useApi, type ApiResource } from '../hooks/use-api';
-import { CreateRuleForm } from './create-rule.form';
+import { RuleForm } from './rule.form';
 
 export function RulesTab({ projectId, channels }: { projectId: string; channels: ApiResource<NotificationChannel[]> }) {
   const rules = useApi((signal) => alertsApi.rules(projectId, signal), [projectId]);
   const maps = useApi((signal) => mapsApi.list(projectId, signal), [projectId]);
+  const profiles = useApi((signal) => alertsApi.thresholdProfiles(projectId, signal), [projectId]);
+  const [editing, setEditing] = useState<AlertRule | undefined>();
   const toggle = useAction((rule: AlertRule) => alertsApi.setActive(projectId, rule.id, !rule.isActive));
   const toggleRule = async (rule: AlertRule) => {
     if (await toggle.run(rule)) rules.reload();
@@ -28,12 +32,24 @@ export function RulesTab({ projectId, channels }: { projectId: string; channels:
               <Link to={`/projects/${projectId}/maps`}>Upload a map</Link> first.
             </EmptyState>
           ) : (
-            <CreateRuleForm
-              projectId={projectId}
-              maps={mapList}
-              channels={channels.data ?? []}
-              onCreated={rules.reload}
-            />
+            <AsyncView resource={profiles} loadingLabel="Loading threshold profiles…">
+              {(profileList) => (
+                <RuleForm
+                  // A new form (fresh fields) for each rule edited, and for a new rule after an edit.
+                  key={editing?.id ?? 'new'}
+                  projectId={projectId}
+                  maps={mapList}
+                  profiles={profileList}
+                  channels={channels.data ?? []}
+                  rule={editing}
+                  onSaved={() => {
+                    setEditing(undefined);
+                    rules.reload();
+                  }}
+                  onCancel={editing ? () => setEditing(undefined) : undefined}
+                />
+              )}
+            </AsyncView>
           )
         }
       </AsyncView>
@@ -66,26 +82,37 @@ export function RulesTab({ projectId, channels }: { projectId: string; channels:
                 { header: 'Status', cell: (r) => <RuleStatus rule={r} /> },
                 {
                   header: 'Actions',
-                  cell: (r) =>
-                    r.isActive ? (
-                      <ConfirmButton
-                        label="Disable"
-                        confirmLabel="Confirm disable"
-                        accessibleName={`Disable ${r.name}`}
-                        disabled={toggle.pending}
-                        onConfirm={() => void toggleRule(r)}
-                      />
-                    ) : (
+                  cell: (r) => (
+                    <div className="form-inline">
                       <button
                         type="button"
                         className="button button-secondary"
-                        disabled={toggle.pending}
-                        onClick={() => void toggleRule(r)}
-                        aria-label={`Enable ${r.name}`}
+                        onClick={() => setEditing(r)}
+                        aria-label={`Edit ${r.name}`}
                       >
-                        Enable
+                        Edit
                       </button>
-                    ),
+                      {r.isActive ? (
+                        <ConfirmButton
+                          label="Disable"
+                          confirmLabel="Confirm disable"
+                          accessibleName={`Disable ${r.name}`}
+                          disabled={toggle.pending}
+                          onConfirm={() => void toggleRule(r)}
+                        />
+                      ) : (
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          disabled={toggle.pending}
+                          onClick={() => void toggleRule(r)}
+                          aria-label={`Enable ${r.name}`}
+                        >
+                          Enable
+                        </button>
+                      )}
+                    </div>
+                  ),
                 },
               ]}
             />

@@ -1,69 +1,23 @@
 import { http } from './http-client';
+import type { AlertHistoryEntry, AlertRule, ThresholdProfile } from './api-types';
+import type { operations } from './generated/openapi';
 import { enc } from './projects.api';
 
-export type AlertMetric = 'fps' | 'frame_time' | 'memory' | 'gpu_time';
-export type ThresholdLevel = 'warn' | 'good';
-export type AlertStatus = 'triggered' | 'resolved';
+export type { AlertHistoryEntry, AlertRule, ThresholdProfile } from './api-types';
 
-export type AlertRule = {
-  id: string;
-  name: string;
-  /** The map's internal id (Map.id). */
-  mapId: string;
-  mapName: string | null;
-  thresholdProfileId: string;
-  thresholdProfileName: string | null;
-  metric: AlertMetric;
-  thresholdLevel: ThresholdLevel;
-  failPercentage: number;
-  evaluationDays: number;
-  cellSize: number;
-  cooldownMinutes: number;
-  isActive: boolean;
-  createdAt: string;
-  latestStatus: AlertStatus | null;
-  channelIds: string[];
-};
+type JsonBody<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
 
-export type NewAlertRule = {
-  name: string;
-  mapId: string;
-  metric: AlertMetric;
-  thresholdLevel: ThresholdLevel;
-  failPercentage: number;
-  evaluationDays: number;
-  cellSize: number;
-  cooldownMinutes: number;
-  channelIds: string[];
-  thresholdProfileId?: string | undefined;
-};
-
-export type AlertHistoryEntry = {
-  id: string;
-  alertId: string;
-  alertName: string;
-  evaluatedAt: string;
-  status: AlertStatus;
-  metric: AlertMetric;
-  thresholdLevel: ThresholdLevel;
-  threshold: number;
-  failPercentage: number;
-  failingCells: number;
-  totalCells: number;
-  failingPercentage: number;
-  worstCells: { x: number; y: number; value: number; eventCount: number; failing: boolean }[];
-  notificationOutcome: 'queued' | 'cooldown' | null;
-  notification: {
-    id: string;
-    kind: AlertStatus;
-    deliveries: {
-      channelId: string;
-      status: 'pending' | 'delivered' | 'failed';
-      attempts: number;
-      lastError: string | null;
-    }[];
-  } | null;
-};
+export type AlertMetric = AlertRule['metric'];
+export type ThresholdLevel = AlertRule['thresholdLevel'];
+export type AlertStatus = AlertHistoryEntry['status'];
+export type NewAlertRule = JsonBody<'createAlertRule'>;
+export type AlertRulePatch = JsonBody<'updateAlertRule'>;
+export type ThresholdProfileBody = JsonBody<'createThresholdProfile'>;
+export type ThresholdProfilePatch = JsonBody<'updateThresholdProfile'>;
 
 export type NotificationChannel = {
   id: string;
@@ -74,22 +28,14 @@ export type NotificationChannel = {
 };
 export type NewChannel = { type: 'webhook' | 'slack'; name: string; url: string };
 
-export type ThresholdProfile = {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  fps: { good: number; warn: number };
-  frameTimeMs: { good: number; warn: number };
-  gpuTimeMs: { good: number; warn: number };
-  memoryMb: { good: number; warn: number };
-  createdAt: string;
-};
-
 export const ALERT_METRIC_LABELS: Record<AlertMetric, string> = {
   fps: 'FPS',
   frame_time: 'Frame time (ms)',
   memory: 'Memory (MB)',
   gpu_time: 'GPU time (ms)',
+  p99_frame_time: 'p99 frame time (ms)',
+  hitch_share_33ms: 'Frames over 33.3 ms (%)',
+  hitch_share_50ms: 'Frames over 50 ms (%)',
 };
 
 const base = (projectId: string) => `/v1/projects/${enc(projectId)}`;
@@ -99,12 +45,11 @@ export const alertsApi = {
     http.request<AlertRule[]>(`${base(projectId)}/alerts`, { signal }),
   create: (projectId: string, rule: NewAlertRule) =>
     http.request<AlertRule>(`${base(projectId)}/alerts`, { method: 'POST', body: rule }),
+  update: (projectId: string, alertId: string, patch: AlertRulePatch) =>
+    http.request<AlertRule>(`${base(projectId)}/alerts/${enc(alertId)}`, { method: 'PATCH', body: patch }),
   setActive: (projectId: string, alertId: string, isActive: boolean) =>
     isActive
-      ? http.request<AlertRule>(`${base(projectId)}/alerts/${enc(alertId)}`, {
-          method: 'PATCH',
-          body: { isActive: true },
-        })
+      ? alertsApi.update(projectId, alertId, { isActive: true })
       : http.request<AlertRule>(`${base(projectId)}/alerts/${enc(alertId)}`, { method: 'DELETE' }),
   history: (projectId: string, query: { cursor?: string | undefined; limit?: number }, signal?: AbortSignal) =>
     http.request<{ items: AlertHistoryEntry[]; nextCursor: string | null }>(`${base(projectId)}/alerts/history`, {
@@ -122,4 +67,13 @@ export const alertsApi = {
     http.request<{ id: string }>(`${base(projectId)}/notification-channels/${enc(channelId)}`, { method: 'DELETE' }),
   thresholdProfiles: (projectId: string, signal?: AbortSignal) =>
     http.request<ThresholdProfile[]>(`${base(projectId)}/threshold-profiles`, { signal }),
+  createThresholdProfile: (projectId: string, profile: ThresholdProfileBody) =>
+    http.request<ThresholdProfile>(`${base(projectId)}/threshold-profiles`, { method: 'POST', body: profile }),
+  updateThresholdProfile: (projectId: string, profileId: string, patch: ThresholdProfilePatch) =>
+    http.request<ThresholdProfile>(`${base(projectId)}/threshold-profiles/${enc(profileId)}`, {
+      method: 'PATCH',
+      body: patch,
+    }),
+  deleteThresholdProfile: (projectId: string, profileId: string) =>
+    http.request<{ id: string }>(`${base(projectId)}/threshold-profiles/${enc(profileId)}`, { method: 'DELETE' }),
 };

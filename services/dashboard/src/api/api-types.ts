@@ -23,3 +23,6 @@ export type MetricStats = Schemas['BuildMetricStats'];
 export type DashboardMetrics = Schemas['DashboardMetrics'];
 export type FunnelResult = Schemas['Funnel'];
 export type RetentionResult = Schemas['Retention'];
+export type AlertRule = Schemas['AlertRule'];
+export type AlertHistoryEntry = Schemas['AlertHistoryEntry'];
+export type ThresholdProfile = Schemas['ThresholdProfile'];

@@ -6,8 +6,9 @@ import { useApi } from '../hooks/use-api';
 import { HistoryTab } from '../alerts/alert-history.tab';
 import { RulesTab } from '../alerts/alert-rules.tab';
 import { ChannelsTab } from '../alerts/notification-channels.tab';
+import { ProfilesTab } from '../alerts/threshold-profiles.tab';
 
-type Tab = 'rules' | 'history' | 'channels';
+type Tab = 'rules' | 'history' | 'profiles' | 'channels';
 
 export function AlertsPage({ projectId }: { projectId: string }) {
   const [tab, setTab] = useSearchParam('tab', 'rules') as [Tab, (t: string) => void];
@@ -25,6 +26,7 @@ export function AlertsPage({ projectId }: { projectId: string }) {
         tabs={[
           { value: 'rules', label: 'Rules', render: () => <RulesTab projectId={projectId} channels={channels} /> },
           { value: 'history', label: 'History', render: () => <HistoryTab projectId={projectId} /> },
+          { value: 'profiles', label: 'Profiles', render: () => <ProfilesTab projectId={projectId} /> },
           {
             value: 'channels',
             label: 'Channels',

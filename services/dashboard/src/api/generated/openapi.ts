@@ -416,7 +416,7 @@ export interface paths {
     };
     /**
      * Alert evaluation history
-     * @description One entry per evaluation, newest first, with its notification and the status of each delivery. Paging: pass nextCursor back as cursor until it is null (keyset paging: stable while new entries arrive).
+     * @description One entry per evaluation, newest first, with the worst cells that decided it (each linking the dashboard heatmap at that cell), a link to the evaluated heatmap, its notification and the status of each delivery. Paging: pass nextCursor back as cursor until it is null (keyset paging: stable while new entries arrive).
      *
      *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
@@ -438,7 +438,7 @@ export interface paths {
     };
     /**
      * Build ids that have performance data
-     * @description Builds (non-empty build_id) with at least one frame sample in the range, most recently seen first.
+     * @description Builds (non-empty build_id) with at least one frame sample in the range, most recently seen first. With platform or source, only those events count (the builds played there, with their figures there).
      *
      *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
@@ -526,7 +526,7 @@ export interface paths {
     };
     /**
      * Funnel conversion analysis
-     * @description Ordered steps with a conversion window (ClickHouse windowFunnel): each player or session is counted at the deepest step it reached in order, with every step within windowSeconds of its first step. Steps in the same second may count in either order.
+     * @description Ordered steps with a conversion window (ClickHouse windowFunnel): each player or session is counted at the deepest step it reached in order, with every step within windowSeconds of its first step. Steps in the same second may count in either order. With platform, buildId or source, only those events are steps.
      *
      *     Also accepted (aliases, as the Framedash CLI and MCP server send them; not both forms at once): query `window` = `windowSeconds`.
      *
@@ -550,11 +550,33 @@ export interface paths {
     };
     /**
      * Performance or event heatmap of a map
-     * @description Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` whole UTC days that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them). A point on the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample (fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. Unknown query parameters are a 400; a mapId with no map is a 404.
+     * @description Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` whole UTC days that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them, and inside zMin..zMax when given). A point on the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample (fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. Unknown query parameters are a 400; a mapId with no map is a 404.
      *
      *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
     get: operations['getHeatmap'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{id}/heatmap/worst-areas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The slowest cells of a map, with their platform mix
+     * @description Cells of the Performance-mode heatmap with the same parameters (map, cellSize, days, platform, buildId, source, zMin, zMax) that have at least minSamples frame samples (frame time above 0), ranked by p95 frame time, worst first; ties by p99 frame time (higher first), then by samples (more first), then by position (y, then x). Each carries its frame samples per platform, so a slow cell only one platform plays reads as such. A mapId with no map is a 404.
+     *
+     *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
+     */
+    get: operations['getWorstAreas'];
     put?: never;
     post?: never;
     delete?: never;
@@ -602,7 +624,7 @@ export interface paths {
     put?: never;
     /**
      * Create an API key from a preset
-     * @description Presets: ingest (events:write), read (analytics:read), readWrite (+ resources:write), full (+ data:admin). The value is in this response only. A credential can create only keys whose scopes it holds (exception: data:admin holders may create ingest keys); OAuth tokens cannot create keys. At the plan's active-key limit (Free: 2 per project) the answer is 403.
+     * @description Presets: ingest (events:write), read (analytics:read), readWrite (+ resources:write), full (+ data:admin), ci (events:write + events:synthetic: the CI key, whose events are all stored with source automated). The value is in this response only. A credential can create only keys whose scopes it holds (exception: data:admin holders may create ingest and CI keys); OAuth tokens cannot create keys. At the plan's active-key limit (Free: 2 per project) the answer is 403.
      *
      *     Requires scope `resources:write`. API key, OAuth bearer token or dashboard session.
      */
@@ -800,7 +822,7 @@ export interface paths {
     };
     /**
      * List the project's threshold profiles
-     * @description Every project has a default profile (created with the project): fps good ≥ 60 / warn ≥ 30, frame time good ≤ 16.7 ms / warn ≤ 33.3 ms, GPU time good ≤ 14 ms / warn ≤ 28 ms, memory good ≤ 4096 MB / warn ≤ 6144 MB. Default first.
+     * @description Every project has a default profile (created with the project): fps good ≥ 60 / warn ≥ 30, frame time good ≤ 16.7 ms / warn ≤ 33.3 ms, GPU time good ≤ 14 ms / warn ≤ 28 ms, memory good ≤ 4096 MB / warn ≤ 6144 MB, p99 frame time good ≤ 33.3 ms / warn ≤ 50 ms, frames over 33.3 ms good ≤ 1 % / warn ≤ 5 %, frames over 50 ms good ≤ 0.5 % / warn ≤ 2 %. Default first.
      *
      *     Requires scope `analytics:read`. API key, OAuth bearer token or dashboard session.
      */
@@ -939,6 +961,8 @@ export interface components {
       /** Format: uuid */
       alertId: string;
       alertName: string;
+      /** @description The dashboard's heatmap of what was evaluated: `{app_origin}/projects/{id}/heatmap?mapId=…&cellSize=…&days=…&metric=…` (the notification's dashboardUrl). null in entries recorded before history carried links. */
+      dashboardUrl: string | null;
       /** Format: date-time */
       evaluatedAt: string;
       failingCells: number;
@@ -947,7 +971,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** @enum {string} */
-      metric: 'fps' | 'frame_time' | 'memory' | 'gpu_time';
+      metric: 'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms';
       notification: {
         deliveries: {
           attempts: number;
@@ -981,11 +1005,15 @@ export interface components {
       thresholdProfileId: string | null;
       /** @description Cells with data for the metric; 0 = no data (status resolved). */
       totalCells: number;
-      /** @description Up to 5, worst first. */
+      /** @description The cells that decided the entry: up to 5 with data, worst first (failing ones first). */
       worstCells: {
+        /** @description The dashboard's heatmap of the evaluated map, cell size, window and metric, focused on this cell (focus=x,y). null in entries recorded before history carried links. */
+        dashboardUrl: string | null;
+        /** @description Events in the cell (its samples). */
         eventCount: number;
+        /** @description Worse than the threshold. */
         failing: boolean;
-        /** @description The cell's average of the rule's metric. */
+        /** @description The cell's value of the rule's metric (hitch shares in percent), held to the entry's threshold. */
         value: number;
         /** @description Cell centre X, world units. */
         x: number;
@@ -1011,7 +1039,7 @@ export interface components {
       /** @description null when the map was deleted (the rule is not evaluated). */
       mapName: string | null;
       /** @enum {string} */
-      metric: 'fps' | 'frame_time' | 'memory' | 'gpu_time';
+      metric: 'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms';
       name: string;
       /** @enum {string} */
       thresholdLevel: 'warn' | 'good';
@@ -1589,7 +1617,7 @@ export interface components {
       /** @description True when the query produced more rows than `limit` or more than 16777216 bytes of rows. */
       truncated: boolean;
     };
-    /** @description A player (non-empty player_id) belongs to the cohort of their first event in the project’s stored history, so returning players are never counted as new. Cohorts are listed oldest first. */
+    /** @description A player (non-empty player_id) belongs to the cohort of their first event in the project’s stored history, so returning players are never counted as new. With platform, buildId or source only those events count, for first-seen too (the Switch cohorts are players by their first Switch event). Cohorts are listed oldest first. */
     Retention: {
       cohorts: {
         /**
@@ -1611,7 +1639,7 @@ export interface components {
       email: string;
       password: string;
     };
-    /** @description Per-metric limits. A rule with thresholdLevel "good" fails a cell that is worse than the good limit; with "warn" only a cell worse than the warn limit. fps: higher is better; times and memory: lower is better. platform, resolution, buildConfig, gpu and storage describe the hardware the profile is meant for (labels: a rule holds all its map cells to each of its profiles). */
+    /** @description Per-metric limits. A rule with thresholdLevel "good" fails a cell that is worse than the good limit; with "warn" only a cell worse than the warn limit. fps: higher is better; times, memory and hitch shares: lower is better. platform, resolution, buildConfig, gpu and storage describe the hardware the profile is meant for (labels: a rule holds all its map cells to each of its profiles). */
     ThresholdProfile: {
       /** @description e.g. development; null = any. */
       buildConfig: string | null;
@@ -1637,6 +1665,18 @@ export interface components {
         /** @description Acceptable at or below (ms). */
         warn: number;
       };
+      hitchShare33msPercent: {
+        /** @description Good at or below this percentage (0–100) of the cell's frames over 33.3 ms. */
+        good: number;
+        /** @description Acceptable at or below (%). */
+        warn: number;
+      };
+      hitchShare50msPercent: {
+        /** @description Good at or below this percentage (0–100) of the cell's frames over 50 ms. */
+        good: number;
+        /** @description Acceptable at or below (%). */
+        warn: number;
+      };
       /** Format: uuid */
       id: string;
       /** @description The profile every project starts with (one per project). */
@@ -1648,12 +1688,43 @@ export interface components {
         warn: number;
       };
       name: string;
+      p99FrameTimeMs: {
+        /** @description Good at or below this 99th percentile of the cell's frame times (ms). */
+        good: number;
+        /** @description Acceptable at or below (ms). */
+        warn: number;
+      };
       /** @description e.g. windows, ps5; null = any. */
       platform: string | null;
       /** @description e.g. 1920x1080; null = any. */
       resolution: string | null;
       /** @description e.g. ssd, hdd; null = any. */
       storage: string | null;
+    };
+    WorstArea: {
+      /** @description Mean of fps over events with fps > 0, rounded to 0.001; null when none. */
+      avg_fps: number | null;
+      /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 33.3 ms (a 30 fps frame budget missed); null when the cell has none. */
+      hitch_share_33ms: number | null;
+      /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 50 ms (a 20 fps frame budget missed); null when the cell has none. */
+      hitch_share_50ms: number | null;
+      /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none. */
+      p95_frame_time: number | null;
+      /** @description Extension: 99th percentile of frame time in ms over the cell’s frame samples (as p95_frame_time); null when the cell has none. */
+      p99_frame_time: number | null;
+      /** @description Platform mix: frame samples per platform, most first (ties by name). */
+      platforms: {
+        /** @description Platform as the events name it ("" when they name none). */
+        platform: string;
+        /** @description Frame samples of that platform in the cell. */
+        samples: number;
+      }[];
+      /** @description Frame samples (frame time above 0) in the cell. */
+      samples: number;
+      /** @description Cell centre X in world space: worldMinX + (floor((x − worldMinX) / cellSize) + 0.5) × cellSize. */
+      x: number;
+      /** @description Cell centre Y in world space. */
+      y: number;
     };
   };
   responses: never;
@@ -3575,8 +3646,12 @@ export interface operations {
            * @description The map's internal id (Map.id), of this project.
            */
           mapId: string;
-          /** @enum {string} */
-          metric: 'fps' | 'frame_time' | 'memory' | 'gpu_time';
+          /**
+           * @description What a cell is held to: its average fps, frame_time (ms), memory (MB) or gpu_time (ms); its p99_frame_time (ms); or its hitch_share_33ms / hitch_share_50ms, the percentage (0–100) of its frames over 33.3 / 50 ms. The limits come from the rule's threshold profiles.
+           * @enum {string}
+           */
+          metric:
+            'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms';
           name: string;
           /**
            * @description good: a cell fails when worse than the profile's good limit; warn: when worse than its warn limit.
@@ -4003,8 +4078,12 @@ export interface operations {
            * @description The map's internal id (Map.id), of this project.
            */
           mapId?: string;
-          /** @enum {string} */
-          metric?: 'fps' | 'frame_time' | 'memory' | 'gpu_time';
+          /**
+           * @description What a cell is held to: its average fps, frame_time (ms), memory (MB) or gpu_time (ms); its p99_frame_time (ms); or its hitch_share_33ms / hitch_share_50ms, the percentage (0–100) of its frames over 33.3 / 50 ms. The limits come from the rule's threshold profiles.
+           * @enum {string}
+           */
+          metric?:
+            'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms';
           name?: string;
           /**
            * @description good: a cell fails when worse than the profile's good limit; warn: when worse than its warn limit.
@@ -4293,6 +4372,10 @@ export interface operations {
         fresh?: '0' | '1' | 'true' | 'false';
         /** @description Maximum number of builds. 1 to 200; default 50. */
         limit?: number;
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
       };
       header?: never;
       path: {
@@ -4426,11 +4509,11 @@ export interface operations {
         fresh?: '0' | '1' | 'true' | 'false';
         /** @description Only this map (its mapId or internal id), and the per-cell comparison of it. */
         mapId?: string;
-        /** @description Fewer samples than this on either side: verdict null. 1 to 100000; default 30. */
+        /** @description Fewer samples than this on either side: verdict null (the worst areas’ default too). 1 to 100000; default 30. */
         minSamples?: number;
-        /** @description Only events of this platform. */
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
         platform?: string;
-        /** @description Only players’ events or only automated runs’ (events:synthetic keys); both when absent. */
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
         source?: 'player' | 'automated';
         /** @description The build compared with it. */
         target: string;
@@ -4802,10 +4885,16 @@ export interface operations {
   getFunnel: {
     parameters: {
       query: {
+        /** @description Extension: only events of this build_id (exact match, 1 to 128 characters; see GET …/builds). */
+        buildId?: string;
         /** @description Count players (non-empty player_id) or sessions. Default player. */
         by?: 'player' | 'session';
         /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
         /** @description The funnel's event names in order, as a repeated parameter (?steps=a&steps=b) or as one comma-separated value (?steps=a,b). 2 to 10 steps. */
         steps: string[];
         /** @description Conversion window: every step must happen within this many seconds of step 1 (second precision). 1 to 2592000; default 86400. */
@@ -4931,7 +5020,7 @@ export interface operations {
   getHeatmap: {
     parameters: {
       query: {
-        /** @description Extension: only events of this build_id (see GET …/builds). Omit it for every build. */
+        /** @description Extension: only events of this build_id (exact match, 1 to 128 characters; see GET …/builds). */
         buildId?: string;
         /** @description Grid cell size in world units. One of 5, 10, 25, 50; default 25. */
         cellSize?: 5 | 10 | 25 | 50;
@@ -4943,6 +5032,14 @@ export interface operations {
         includeZ?: 'true' | 'false';
         /** @description User-specified map identifier, at most 255 characters. The map's internal id (Map.id, a UUID) is accepted too, as the Framedash MCP server sends it; a map whose own mapId is that text wins. */
         mapId: string;
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
+        /** @description Extension: only events with position_z ≤ zMax (see zMin). */
+        zMax?: number;
+        /** @description Extension: only events with position_z ≥ zMin (one floor of a multi-floor map). Served from raw events: the rollups keep each cell’s z range, not each event’s z. */
+        zMin?: number;
       };
       header?: never;
       path: {
@@ -5061,9 +5158,152 @@ export interface operations {
       };
     };
   };
+  getWorstAreas: {
+    parameters: {
+      query: {
+        /** @description Extension: only events of this build_id (exact match, 1 to 128 characters; see GET …/builds). */
+        buildId?: string;
+        /** @description Grid cell size in world units. One of 5, 10, 25, 50; default 25. */
+        cellSize?: 5 | 10 | 25 | 50;
+        /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 1, 7, 14, 30; default 7. */
+        days?: 1 | 7 | 14 | 30;
+        /** @description Maximum number of cells. 1 to 50; default 10. */
+        limit?: number;
+        /** @description User-specified map identifier, at most 255 characters. The map's internal id (Map.id, a UUID) is accepted too, as the Framedash MCP server sends it; a map whose own mapId is that text wins. */
+        mapId: string;
+        /** @description Cells with fewer frame samples are left out (too few to rank; the builds comparison’s default too). 1 to 100000; default 30. */
+        minSamples?: number;
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
+        /** @description Extension: only events with position_z ≤ zMax (see zMin). */
+        zMax?: number;
+        /** @description Extension: only events with position_z ≥ zMin (one floor of a multi-floor map). Served from raw events: the rollups keep each cell’s z range, not each event’s z. */
+        zMin?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Project UUID. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The worst cells, worst first. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WorstArea'][];
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      /** @description Invalid parameters or body. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or deactivated credential (or a credential kind this endpoint refuses). */
+      401: {
+        headers: {
+          /** @description Bearer challenge (RFC 6750 §3): `Bearer realm="FrameDeck API", resource_metadata="{app_origin}/.well-known/oauth-protected-resource/api"` (RFC 9728 §5.1; with error="invalid_token" when a bearer token was refused). */
+          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The credential lacks the required scope, or a plan limit was reached. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or a project this credential cannot access (same answer for both). */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is temporarily unavailable; retry after Retry-After. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getInsights: {
     parameters: {
       query: {
+        /** @description Extension: only events of this build_id (exact match, 1 to 128 characters; see GET …/builds). */
+        buildId?: string;
         /** @description Look-back window in whole UTC days: from 00:00 UTC of the day `days` × 24 h ago up to now (and anything stamped later). One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description Only events of this name. */
@@ -5074,6 +5314,10 @@ export interface operations {
         limit?: 10 | 20 | 50;
         /** @description count (events) or unique_players (distinct non-empty player_id). */
         metric: 'count' | 'unique_players';
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
       };
       header?: never;
       path: {
@@ -5327,7 +5571,7 @@ export interface operations {
         'application/json': {
           name?: string;
           /** @enum {string} */
-          preset: 'ingest' | 'read' | 'readWrite' | 'full';
+          preset: 'ingest' | 'read' | 'readWrite' | 'full' | 'ci';
         };
       };
     };
@@ -6367,12 +6611,18 @@ export interface operations {
   getRetention: {
     parameters: {
       query?: {
+        /** @description Extension: only events of this build_id (exact match, 1 to 128 characters; see GET …/builds). */
+        buildId?: string;
         /** @description Cohorts of players first seen within the last `days` whole UTC days. One of 7, 14, 30, 90; default 30. */
         days?: 7 | 14 | 30 | 90;
         /** @description Cohort and retention period: day or week (weeks start on Monday, UTC). Default day. */
         period?: 'day' | 'week';
         /** @description k: retention is reported for N = 0..k periods. 1 to 30 for days, 1 to 12 for weeks; default 7 (days) or 4 (weeks). */
         periods?: number;
+        /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
+        platform?: string;
+        /** @description Extension: player (every event not marked automated, including events whose SDK sent no source) or automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK). */
+        source?: 'player' | 'automated';
       };
       header?: never;
       path: {
@@ -6760,11 +7010,23 @@ export interface operations {
             good?: number;
             warn?: number;
           };
+          hitchShare33msPercent?: {
+            good?: number;
+            warn?: number;
+          };
+          hitchShare50msPercent?: {
+            good?: number;
+            warn?: number;
+          };
           memoryMb?: {
             good?: number;
             warn?: number;
           };
           name: string;
+          p99FrameTimeMs?: {
+            good?: number;
+            warn?: number;
+          };
           /** @description e.g. windows, ps5; null = any. */
           platform?: string | null;
           /** @description e.g. 1920x1080; null = any. */
@@ -7087,11 +7349,23 @@ export interface operations {
             good?: number;
             warn?: number;
           };
+          hitchShare33msPercent?: {
+            good?: number;
+            warn?: number;
+          };
+          hitchShare50msPercent?: {
+            good?: number;
+            warn?: number;
+          };
           memoryMb?: {
             good?: number;
             warn?: number;
           };
           name?: string;
+          p99FrameTimeMs?: {
+            good?: number;
+            warn?: number;
+          };
           /** @description e.g. windows, ps5; null = any. */
           platform?: string | null;
           /** @description e.g. 1920x1080; null = any. */
