@@ -53,6 +53,10 @@ const cli = (args: string[], env: Record<string, string> = {}) =>
     ...env,
   });
 
+/** perf-diff of `target` against base on the bridge map. */
+const perfDiff = (target: string, ...flags: string[]) =>
+  cli(['perf-diff', '--base', 'base', '--target', target, '--map', 'bridge', ...flags]);
+
 beforeAll(async () => {
   api = await startApi();
   tenant = await newTenant(api.pool, 'pro');
@@ -95,16 +99,7 @@ afterAll(async () => {
 
 describe('framedeck perf-diff', () => {
   it('exits 1 on a local regression with --fail-on-regression, listing the cells with heatmap links', async () => {
-    const { code, stdout, stderr } = await cli([
-      'perf-diff',
-      '--base',
-      'base',
-      '--target',
-      'slow',
-      '--map',
-      'bridge',
-      '--fail-on-regression',
-    ]);
+    const { code, stdout, stderr } = await perfDiff('slow', '--fail-on-regression');
     expect(stderr).toBe('');
     expect(code).toBe(1);
     expect(stdout).toMatch(/^Verdict: WORSE/m);
@@ -117,16 +112,7 @@ describe('framedeck perf-diff', () => {
   }, 120_000);
 
   it('reports the same as JSON: exactly the slow region’s cells regressed', async () => {
-    const { code, stdout } = await cli([
-      'perf-diff',
-      '--base',
-      'base',
-      '--target',
-      'slow',
-      '--map',
-      'bridge',
-      '--json',
-    ]);
+    const { code, stdout } = await perfDiff('slow', '--json');
     expect(code).toBe(0); // no --fail-on-regression: the report only
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({ verdict: 'worse', regressed: true, exitCode: 0 });
@@ -134,16 +120,7 @@ describe('framedeck perf-diff', () => {
   }, 120_000);
 
   it('exits 0 on identical builds', async () => {
-    const { code, stdout } = await cli([
-      'perf-diff',
-      '--base',
-      'base',
-      '--target',
-      'same',
-      '--map',
-      'bridge',
-      '--fail-on-regression',
-    ]);
+    const { code, stdout } = await perfDiff('same', '--fail-on-regression');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Verdict: UNCHANGED/m);
     expect(stdout).toContain('No frame-time regression of same against base.');
