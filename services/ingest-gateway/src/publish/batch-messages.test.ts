@@ -50,6 +50,15 @@ describe('batchMessages', () => {
     },
   );
 
+  it('marks every part of a CI key’s split batch as synthetic', () => {
+    const messages = batchMessages(
+      { value, envelope: { ...envelope, synthetic: true } },
+      { maxRecordBatchBytes: 100_000, compression: 'none' },
+    );
+    expect(messages.length).toBeGreaterThan(1);
+    for (const message of messages) expect(parseEnvelopeHeaders(message.headers)).toMatchObject({ synthetic: true });
+  });
+
   it('refuses a batch holding one event too large for any record', () => {
     const huge = Buffer.from(encodeTelemetryBatch([{ eventName: 'big', sessionId: 'x'.repeat(20_000) }]));
     expect(() =>
