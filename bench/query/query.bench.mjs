@@ -74,7 +74,8 @@ const clickhouse = openConnection({
 // A data set loaded by an earlier run (less than 6 hours ago, complete) is reused unless
 // BENCH_REUSE=0: loading takes minutes on 2 cores, measuring takes one. Each size is its own
 // project, tagged by the SDK version its rows carry.
-const sdkTag = (rows) => `querybench/3-${rows}`;
+// Version 4: rows generated with a fixed anchor (earlier data sets had events and rollups a few seconds apart).
+const sdkTag = (rows) => `querybench/4-${rows}`;
 async function reusableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
   const [row] = await (
@@ -124,17 +125,21 @@ async function benchProject(existing) {
  * over 30 days (a playtest or soft launch), a few hundred events per player-day; 100 M events
  * ten times the sessions of ten times the players.
  * `recent`: sessions happening now, for the load inserted during the "ingesting" phase.
+ * `anchor`: "now" in Unix seconds, fixed by the caller: the same rows go into events and into
+ * rollup_input by two statements, and ClickHouse's now() differs between them (events near
+ * midnight would fall on different days in the two).
  */
 const SESSION_EVENTS = 400;
 const PLAYERS_PER_10M = 5_000;
-function generatedRows(projectId, rows, count, offset, { recent = false } = {}) {
+function generatedRows(projectId, rows, count, offset, { recent = false, anchor }) {
   const players = Math.round((PLAYERS_PER_10M * rows) / REFERENCE_ROWS);
   const n = `(number + ${offset})`;
   const session = `intDiv(${n}, ${SESSION_EVENTS})`;
   const h = (salt) => `intHash32(${n} * ${salt})`; // per event
   const hs = (salt) => `intHash32(${session} * ${salt} + 7)`; // per session
   const player = `(${hs(3)} % ${players})`;
-  const start = recent ? 'toUInt64(now())' : `(toUInt64(now()) - 3600 - ${hs(1)} % ${30 * 86400})`;
+  const now = `toUInt64(${anchor})`;
+  const start = recent ? now : `(${now} - 3600 - ${hs(1)} % ${30 * 86400})`;
   const ts = recent ? start : `(${start} + ${n} % ${SESSION_EVENTS} * 9)`;
   // A session's events form one batch: event ids share the batch's first 28 characters and
   // end in the event's index, as the consumer's do (libs/clickhouse event-id.ts), so the
@@ -153,9 +158,9 @@ function generatedRows(projectId, rows, count, offset, { recent = false } = {}) 
       30 + (${h(7)} % 900) / 10 AS fps, 1000 / fps AS frame_time_ms,
       toInt64(1000000000 + ${h(8)} % 3000000000) AS memory_used_bytes,
       if(${h(9)} % 4 = 0, 0, 2 + (${h(9)} % 140) / 10) AS gpu_time_ms,
-      concat('build_', toString(intDiv(toUInt64(now()) - ${start}, ${6 * 86400}))) AS build_id,
+      concat('build_', toString(intDiv(${now} - ${start}, ${6 * 86400}))) AS build_id,
       ['pc', 'ps5', 'xbox'][intHash32(${player}) % 3 + 1] AS platform,
-      ${recent ? `'querybench-load/3'` : literal(sdkTag(rows))} AS sdk_version, now() AS received_at
+      ${recent ? `'querybench-load/3'` : literal(sdkTag(rows))} AS sdk_version, toDateTime(${anchor}) AS received_at
     FROM numbers(${count})`;
 }
 const COLUMNS = `project_id, event_id, event_name, timestamp_us, timestamp, session_id, player_id, has_position,
@@ -187,10 +192,12 @@ async function loadProject(rows) {
   }
   log(`generating ${rows} events in ClickHouse (INSERT … SELECT FROM numbers(), events and rollups)`);
   const t0 = performance.now();
+  // One "now" for the whole data set: its sessions end an hour before the load started.
+  const anchor = Math.floor(Date.now() / 1000);
   const CHUNK = 1_000_000;
   for (let offset = 0; offset < rows; offset += CHUNK) {
     const count = Math.min(CHUNK, rows - offset);
-    const seconds = await insertGenerated(project.projectId, rows, count, offset);
+    const seconds = await insertGenerated(project.projectId, rows, count, offset, { anchor });
     // Progress on a load that takes minutes: where the time goes (raw table or rollup views).
     log(
       `${offset + count} / ${rows}: events ${seconds.events.toFixed(1)} s, rollups ${seconds.rollup_input.toFixed(1)} s`,
@@ -410,7 +417,10 @@ const ingestStart = performance.now();
 const ingestLoop = (async () => {
   for (let second = 0; ingesting; second++) {
     const started = performance.now();
-    await insertGenerated(projectId, BASE_ROWS, INGEST_RATE, BASE_ROWS + second * INGEST_RATE, { recent: true });
+    await insertGenerated(projectId, BASE_ROWS, INGEST_RATE, BASE_ROWS + second * INGEST_RATE, {
+      recent: true,
+      anchor: Math.floor(Date.now() / 1000),
+    });
     inserted += INGEST_RATE;
     const wait = 1000 - (performance.now() - started);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
