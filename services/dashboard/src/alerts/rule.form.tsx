@@ -16,8 +16,8 @@ import { type GameMap } from '../api/maps.api';
 import { SelectField } from '../components/choice-controls';
 import { Field } from '../components/form-field';
 import { Panel } from '../components/page-header';
-import { ErrorNotice } from '../components/status-views';
 import { useAction } from '../hooks/use-api';
+import { SaveControls } from './save-controls';
 
 /** Every field the form edits, all present (the create body's defaults filled in). */
 type RuleDraft = Required<NewAlertRule>;
@@ -181,19 +181,7 @@ export function RuleForm({
           <input type="checkbox" checked={draft.isActive} onChange={(e) => set('isActive', e.target.checked)} />
           Active (evaluated and notifying)
         </label>
-        {save.error && (
-          <ErrorNotice error={save.error} title={rule ? 'The rule was not saved' : 'The rule was not created'} />
-        )}
-        <div className="form-inline">
-          <button type="submit" className="button button-primary" disabled={save.pending}>
-            {save.pending ? 'Saving…' : rule ? 'Save rule' : 'Create rule'}
-          </button>
-          {onCancel && (
-            <button type="button" className="button button-secondary" onClick={onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
+        <SaveControls noun="rule" editing={!!rule} pending={save.pending} error={save.error} onCancel={onCancel} />
       </form>
     </Panel>
   );

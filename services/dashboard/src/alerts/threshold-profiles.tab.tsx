@@ -15,6 +15,7 @@ import { Field } from '../components/form-field';
 import { Panel } from '../components/page-header';
 import { EmptyState, ErrorNotice } from '../components/status-views';
 import { useAction, useApi } from '../hooks/use-api';
+import { SaveControls } from './save-controls';
 
 type LimitPair = { good: number; warn: number };
 type LimitKey = {
@@ -242,20 +243,13 @@ function ProfileForm({
             )}
           </div>
         </fieldset>
-        {save.error && (
-          <ErrorNotice
-            error={save.error}
-            title={profile ? 'The profile was not saved' : 'The profile was not created'}
-          />
-        )}
-        <div className="form-inline">
-          <button type="submit" className="button button-primary" disabled={save.pending}>
-            {save.pending ? 'Saving…' : profile ? 'Save profile' : 'Create profile'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <SaveControls
+          noun="profile"
+          editing={!!profile}
+          pending={save.pending}
+          error={save.error}
+          onCancel={onCancel}
+        />
       </form>
     </Panel>
   );
