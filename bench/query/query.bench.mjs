@@ -231,6 +231,28 @@ if (process.env.BENCH_REUSE === '0' || (!(await reusableProject(BASE_ROWS)) && !
 
 const small = await loadProject(BASE_ROWS);
 const large = ROWS > BASE_ROWS ? await loadProject(ROWS) : undefined;
+
+/**
+ * Waits (at most BENCH_MERGE_WAIT_SECONDS, default 600) until ClickHouse has no merge running in
+ * the bench database, and returns the active parts per table. Right after a load, the rollups
+ * hold one part per insert and every key once per part: a query then merges as many states as
+ * there were inserts, which is the load's shape, not the steady state a live system reaches.
+ */
+async function settledParts() {
+  const deadline = performance.now() + Number(process.env.BENCH_MERGE_WAIT_SECONDS ?? 600) * 1000;
+  const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
+  for (;;) {
+    const [{ merges }] = await ask(`SELECT count() AS merges FROM system.merges WHERE database = currentDatabase()`);
+    if (Number(merges) === 0 || performance.now() > deadline) break;
+    log(`waiting for ${merges} background merges to finish before measuring`);
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+  const parts = await ask(`SELECT table, toUInt32(count()) AS parts FROM system.parts
+                            WHERE database = currentDatabase() AND active GROUP BY table ORDER BY table`);
+  return Object.fromEntries(parts.map((p) => [p.table, p.parts]));
+}
+const activeParts = await settledParts();
+log('active parts when measuring', activeParts);
 const { projectId, key } = small;
 const loadSeconds = small.loadSeconds;
 
@@ -513,6 +535,7 @@ const results = {
       { ...v, ceilingMs: CEILINGS[k], p95ToCeiling: Math.round((v.p95 / CEILINGS[k]) * 100) / 100 },
     ]),
   ),
+  activePartsWhenMeasuring: activeParts,
   insightsRollupsEqualPlainQuery: rollupChecks,
   growth: growth ?? null,
   whileIngesting: {
