@@ -32,7 +32,8 @@ export default defineConfig({
             'libs/*/src/**/*.integration.test.ts',
             'services/*/src/**/*.integration.test.ts',
           ],
-          exclude: ['**/node_modules/**', '**/dist/**'],
+          // tests/cluster runs on the cluster topology: `npm run test:cluster` (project cluster).
+          exclude: ['**/node_modules/**', '**/dist/**', 'tests/cluster/**'],
           globalSetup: ['tests/support/global-setup.ts'],
           env: TEST_ENV,
           testTimeout: 60_000,
@@ -40,6 +41,18 @@ export default defineConfig({
           // expect.poll waits 1 s by default: too short for a real browser and stack on 2 busy cores.
           expect: { poll: { timeout: 15_000 } },
           // Integration files share the real stack; running two at once on 2 cores only adds noise.
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The cluster topology (docs/deployment.md): `npm run test:cluster` only, never `npm test`.
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          globalSetup: ['tests/cluster/support/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

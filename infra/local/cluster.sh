@@ -11,9 +11,11 @@
 #   cluster.sh down [component…]   stop what this script started (default: all)
 #   cluster.sh status              one line per component
 #   cluster.sh env                 `export …` lines pointing the app at the cluster
+#   cluster.sh running             the components running now that this script started
 #
-# Postgres and Redis are the single node's (up.sh starts or reuses them): the topology is
-# about the distributed engines. Everything else has ports, data, logs and pid files of its
+# Postgres and Redis are the single node's (up.sh starts or reuses them; the app's database is
+# framedeck_cluster, so the demo tenant and its keys match the cluster's events): the topology
+# is about the distributed engines. Everything else has ports, data, logs and pid files of its
 # own under $STATE_DIR/cluster, so the single-node stack (8123, 9092, …) can run beside it,
 # and down only ever stops the processes whose pid files are here.
 #
@@ -328,6 +330,12 @@ cmd_status() {
   done
 }
 
+cmd_running() {
+  local c
+  for c in "${CLUSTER_COMPONENTS[@]}"; do pid_alive "$c" && printf '%s ' "$c"; done
+  return 0
+}
+
 # What the app needs to use the cluster (sourced by start.sh / the cluster tests through eval).
 cmd_env() {
   cat <<EOF
@@ -338,6 +346,7 @@ export FRAMEDECK_CLICKHOUSE_CLUSTER=$CLUSTER_NAME
 export FRAMEDECK_KAFKA_BROKERS=$(kafka_bootstrap)
 export FRAMEDECK_KAFKA_REPLICATION_FACTOR=$KAFKA_BROKERS
 export FRAMEDECK_KAFKA_MIN_INSYNC_REPLICAS=2
+export FRAMEDECK_POSTGRES_URL=${FRAMEDECK_POSTGRES_URL:-postgres://postgres:postgres@$HOST:$POSTGRES_PORT/framedeck_cluster}
 EOF
 }
 
@@ -348,5 +357,6 @@ case "$command" in
   down) cmd_down "$@" ;;
   status) cmd_status ;;
   env) cmd_env ;;
-  *) die "usage: cluster.sh up|down|status|env [component…]" ;;
+  running) cmd_running ;;
+  *) die "usage: cluster.sh up|down|status|env|running [component…]" ;;
 esac

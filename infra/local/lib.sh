@@ -324,12 +324,17 @@ running_components() {
   return 0
 }
 
-# stop_components_started_since "BEFORE" WHO: stops the components running now that were not
-# in BEFORE (an earlier output of running_components).
+# stop_components_started_since "BEFORE" WHO [cluster]: stops the components running now that
+# were not in BEFORE (an earlier output of running_components, or with `cluster` of
+# `cluster.sh running`: the cluster topology's components).
 stop_components_started_since() {
-  local before=" $1 " c started=()
-  for c in $(running_components); do [[ "$before" == *" $c "* ]] || started+=("$c"); done
+  local before=" $1 " c started=() running=(running_components) down=(bash "$INFRA_LOCAL_DIR/down.sh")
+  if [[ "${3:-}" == cluster ]]; then
+    running=(bash "$INFRA_LOCAL_DIR/cluster.sh" running)
+    down=(bash "$INFRA_LOCAL_DIR/cluster.sh" down)
+  fi
+  for c in $("${running[@]}"); do [[ "$before" == *" $c "* ]] || started+=("$c"); done
   ((${#started[@]})) || return 0
   log "stopping components started by $2: ${started[*]}"
-  bash "$INFRA_LOCAL_DIR/down.sh" "${started[@]}" || true
+  "${down[@]}" "${started[@]}" || true
 }

@@ -46,37 +46,85 @@ const SERVICES = [
   metrics: metricsSection(process.env, ...s.metricsPort),
 }));
 
+// FRAMEDECK_TOPOLOGY=cluster: every service runs twice; instance i (0, 1) listens on its
+// single-node port + 100·(i + 1) (API 8180 and 8280, its metrics 9580 and 9680, …; not + 2000:
+// fetch refuses port 10080, one of the WHATWG "bad ports"). The API
+// and the gateway keep their public addresses through a tcp-balancer.mjs in front of the pair
+// (the consumers share the Kafka group's partitions; the evaluators claim due rules side by side
+// through leases, libs/postgres alert-rule-leases).
+const CLUSTER = process.env.FRAMEDECK_TOPOLOGY === 'cluster';
+const BALANCED = new Set(['api', 'ingest-gateway']);
+
+function instancesOf(service) {
+  if (!CLUSTER) return [{ ...service, label: service.name, env: process.env }];
+  return [0, 1].map((i) => {
+    const port = service.port + 100 * (i + 1);
+    const metricsPort = service.metrics.port + 100 * (i + 1);
+    return {
+      ...service,
+      label: `${service.name}-${i + 1}`,
+      port,
+      metrics: { ...service.metrics, port: metricsPort },
+      env: { ...process.env, [service.portVariable]: String(port), [service.metricsPort[0]]: String(metricsPort) },
+    };
+  });
+}
+
+const INSTANCES = SERVICES.flatMap(instancesOf);
+const BALANCERS = CLUSTER
+  ? SERVICES.filter((s) => BALANCED.has(s.name)).map((s) => ({
+      ...s,
+      label: `${s.name}-balancer`,
+      script: `${root}infra/local/tcp-balancer.mjs`,
+      args: [
+        '--name',
+        s.name,
+        '--listen',
+        `${s.host}:${s.port}`,
+        '--backends',
+        instancesOf(s)
+          .map((instance) => `${instance.host}:${instance.port}`)
+          .join(','),
+      ],
+      env: process.env,
+    }))
+  : [];
+
 const children = new Map();
 let stopping = false;
 
 function startService(service) {
-  const logFile = `${logDir}/${service.name}.log`;
+  const logFile = `${logDir}/${service.label}.log`;
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [`${root}services/${service.name}/dist/main.js`], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [service.script ?? `${root}services/${service.name}/dist/main.js`, ...(service.args ?? [])],
+    {
+      env: service.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Both streams feed one file: neither may end it when it closes first.
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });
   child.once('close', () => out.end());
   child.on('exit', (code, signal) => {
-    children.delete(service.name);
-    if (!stopping) console.error(`[framedeck] ${service.name} exited (${signal ?? code}); log: ${logFile}`);
+    children.delete(service.label);
+    if (!stopping) console.error(`[framedeck] ${service.label} exited (${signal ?? code}); log: ${logFile}`);
   });
-  children.set(service.name, child);
+  children.set(service.label, child);
   return logFile;
 }
 
 /** Refuses to start over another instance: its /healthz would pass for ours. */
 async function assertPortsFree() {
   const taken = [];
-  for (const s of SERVICES) {
+  for (const s of [...INSTANCES, ...BALANCERS]) {
     const free = await new Promise((resolve) => {
       const probe = createServer().once('error', () => resolve(false));
       probe.listen(s.port, s.host, () => probe.close(() => resolve(true)));
     });
-    if (!free) taken.push(`${s.name} (${s.host}:${s.port})`);
+    if (!free) taken.push(`${s.label} (${s.host}:${s.port})`);
   }
   if (taken.length > 0) {
     throw new Error(`ports already in use: ${taken.join(', ')}. Is another \`npm start\` running?`);
@@ -87,7 +135,7 @@ async function waitHealthy(service, logFile, deadlineMs = 60_000) {
   const url = `http://${service.host}:${service.port}/healthz`;
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
-    if (!children.has(service.name)) break;
+    if (!children.has(service.label)) break;
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -95,7 +143,7 @@ async function waitHealthy(service, logFile, deadlineMs = 60_000) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${service.name} did not become healthy at ${url}; log: ${logFile}`);
+  throw new Error(`${service.label} did not become healthy at ${url}; log: ${logFile}`);
 }
 
 async function stopAll() {
@@ -167,8 +215,9 @@ process.on('SIGTERM', () => void stopAll().then(() => process.exit(0)));
 
 try {
   await assertPortsFree();
-  const logs = SERVICES.map((s) => startService(s));
-  await Promise.all(SERVICES.map((s, i) => waitHealthy(s, logs[i])));
+  const processes = [...INSTANCES, ...BALANCERS];
+  const logs = processes.map((s) => startService(s));
+  await Promise.all(processes.map((s, i) => waitHealthy(s, logs[i])));
   const addresses = addressesSection(process.env);
   const lines = [
     '',
@@ -176,10 +225,11 @@ try {
     `  Dashboard      ${addresses.appOrigin}/`,
     `  API            ${addresses.baseUrl}/v1   (OpenAPI: ${addresses.baseUrl}/openapi.json)`,
     `  Ingest         ${addresses.ingestUrl}/v1/events`,
-    ...SERVICES.map(
+    ...INSTANCES.map(
       (s) =>
-        `  ${s.name.padEnd(17)}http://${s.host}:${s.port}/healthz   metrics http://${s.metrics.host}:${s.metrics.port}/metrics`,
+        `  ${s.label.padEnd(CLUSTER ? 24 : 17)}http://${s.host}:${s.port}/healthz   metrics http://${s.metrics.host}:${s.metrics.port}/metrics`,
     ),
+    ...BALANCERS.map((s) => `  ${s.label.padEnd(24)}${s.host}:${s.port} → ${s.args.at(-1)}`),
     `  Logs           ${logDir}/`,
   ];
   if (process.argv.includes('--seed-demo')) {

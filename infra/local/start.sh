@@ -10,8 +10,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
 mkdir -p "$PID_DIR"
-before="$(running_components)"
-trap 'stop_components_started_since "$before" "this run"' EXIT
+if [[ "${FRAMEDECK_TOPOLOGY:-single}" == cluster ]]; then
+  # The cluster topology (docs/deployment.md): the app pointed at its ClickHouse and Kafka; on
+  # exit, the cluster components this run started are stopped.
+  eval "$(bash "$INFRA_LOCAL_DIR/cluster.sh" env)"
+  before="$(bash "$INFRA_LOCAL_DIR/cluster.sh" running)"
+  trap 'stop_components_started_since "$before" "this run" cluster' EXIT
+else
+  before="$(running_components)"
+  trap 'stop_components_started_since "$before" "this run"' EXIT
+fi
 export_clickhouse_engine
 
 bash "$INFRA_LOCAL_DIR/prepare.sh"
