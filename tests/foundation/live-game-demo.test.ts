@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { sql } from '@framedeck/clickhouse';
@@ -5,7 +8,7 @@ import { BRIDGE, RELEASES, RIVER } from '@framedeck/sender';
 import { DEMO, seedDemoProject, type DemoSeeding } from '../../services/cli/src/commands/demo-seed.js';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { expectRollupsCountEachEventOnce, startGateway } from '../ingest/ingest-harness.js';
-import { startService, waitHealthy, type RunningService } from '../support/processes.js';
+import { runCli, startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 // The demo `npm start` seeds (issue #18, item 5), seeded the way run-services.mjs seeds it
@@ -122,6 +125,34 @@ describe('the live-game demo seeded as npm start seeds it', { timeout: 60_000 },
     expect(mapWide.testedCells).toBeGreaterThan(50);
     expect(worseCells(mapWide).length).toBeGreaterThanOrEqual(worse.length);
     expect(worseCells(mapWide).filter((c) => c.verdict === 'better' || farFromBridge(c))).toEqual([]);
+  });
+
+  it('perf-diff, the CI gate, fails the latest build on it and passes a build that changed nothing', async () => {
+    const keyFile = join(mkdtempSync(join(tmpdir(), 'framedeck-demo-')), 'read.key');
+    writeFileSync(keyFile, `${tenant.keys.read!}\n`);
+    const perfDiff = (base: string, target: string) =>
+      runCli(
+        [
+          'perf-diff',
+          '--base',
+          base,
+          '--target',
+          target,
+          '--map',
+          DEMO.mapId,
+          '--fail-on-regression',
+          '--key-file',
+          keyFile,
+        ],
+        { FRAMEDECK_APP_ORIGIN: api.baseUrl.replace(/\/api$/, ''), FRAMEDECK_PROJECT_ID: tenant.projectId },
+      );
+    const [older, previous, latest] = RELEASES.slice(-3).map((r) => r.build);
+    const regressed = await perfDiff(previous!, latest!);
+    expect(regressed.code, regressed.stdout + regressed.stderr).toBe(1);
+    expect(regressed.stdout).toMatch(/^Verdict: WORSE/m);
+    // 1.4.2 is a hotfix that changed no frame time (world.ts).
+    const hotfix = await perfDiff(older!, previous!);
+    expect(hotfix.code, hotfix.stdout + hotfix.stderr).toBe(0);
   });
 
   it('has events on every day of the month (time charts have a shape)', async () => {
