@@ -66,6 +66,14 @@ const failureOf = async (promise: Promise<unknown>) => {
   throw new Error('expected the query to fail');
 };
 
+/** The query is refused (400) by `source` (the check or ClickHouse), with a message matching `message`. */
+async function expectRejection(query: string, source: SqlRejection['source'], message: RegExp): Promise<void> {
+  const error = await failureOf(run(query));
+  expect(error).toBeInstanceOf(SqlRejection);
+  expect((error as SqlRejection).source).toBe(source);
+  expect(error.message).toMatch(message);
+}
+
 describe('analyst queries return the right numbers', () => {
   it('counts each event once although one was delivered twice (FINAL in the view)', async () => {
     expect(await rowsOf('SELECT count() AS n FROM events')).toEqual([{ n: 8 }]);
@@ -187,10 +195,7 @@ describe('analyst queries return the right numbers', () => {
     if ((await admin.engine()).generation === 'modern') {
       expect(await rowsOf(query)).toEqual([{ n: 2 }]);
     } else {
-      const error = await failureOf(run(query));
-      expect(error).toBeInstanceOf(SqlRejection);
-      expect((error as SqlRejection).source).toBe('clickhouse');
-      expect(error.message).toMatch(/^ClickHouse: Syntax error/);
+      await expectRejection(query, 'clickhouse', /^ClickHouse: Syntax error/);
     }
   });
 
@@ -242,10 +247,7 @@ describe('analyst queries return the right numbers', () => {
     if (CLICKHOUSE_ENGINE === 'modern') {
       expect(await rowsOf(query)).toEqual([{ d: 40 }]);
     } else {
-      const error = await failureOf(run(query));
-      expect(error).toBeInstanceOf(SqlRejection);
-      expect((error as SqlRejection).source).toBe('check');
-      expect(error.message).toMatch(/Function currentDatabase is not allowed/);
+      await expectRejection(query, 'check', /Function currentDatabase is not allowed/);
     }
   });
 
