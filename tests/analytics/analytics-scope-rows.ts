@@ -56,16 +56,21 @@ export const ANALYTICS_SCOPE_ROWS: Array<{
       return { url: `/v1/projects/${t.projectId}/map-images/${rows[0]!.sha256}` };
     },
   },
-  {
-    operationId: 'getHeatmap',
+  ...(
+    [
+      ['getHeatmap', '/heatmap'],
+      ['getWorstAreas', '/heatmap/worst-areas'],
+    ] as const
+  ).map(([operationId, suffix]) => ({
+    operationId,
     method: 'GET',
-    path: '/v1/projects/{id}/heatmap',
-    scope: 'analytics:read',
-    request: async (t, api) => {
+    path: `/v1/projects/{id}${suffix}`,
+    scope: 'analytics:read' as const,
+    request: async (t: BootstrapResult, api: TestApi) => {
       const map = await createTestMap(api.pool, t.projectId);
-      return { url: `/v1/projects/${t.projectId}/heatmap?mapId=${map.mapId}` };
+      return { url: `/v1/projects/${t.projectId}${suffix}?mapId=${map.mapId}` };
     },
-  },
+  })),
   ...(
     [
       ['getInsights', '/insights', '?metric=count&groupBy=day'],

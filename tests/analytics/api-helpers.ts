@@ -1,3 +1,4 @@
+import type { MapBounds } from '@framedeck/analytics';
 import type { TestApi } from '../api/support/api-harness.js';
 import { pngImage } from './image-fixtures.js';
 
@@ -10,6 +11,16 @@ export const DEFAULT_MAP_FIELDS: MapFields = {
   worldMinY: 0,
   worldMaxX: 100,
   worldMaxY: 50,
+};
+
+/** The bounds of DEFAULT_MAP_FIELDS' map, as queries take them: an 8 × 2 grid of 25-unit cells. */
+export const ARENA_BOUNDS: MapBounds = {
+  worldMinX: -100,
+  worldMinY: 0,
+  worldMaxX: 100,
+  worldMaxY: 50,
+  worldMinZ: null,
+  worldMaxZ: null,
 };
 
 /** POST /v1/maps/upload as multipart/form-data (what a browser form or curl -F sends). */

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { queryHeatmap, type MapBounds } from '@framedeck/analytics';
+import { createClickHouseWriter, type ClickHouseReader } from '@framedeck/clickhouse';
+import { queryHeatmap, type HeatmapQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
+import { ARENA_BOUNDS } from './api-helpers.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
+import { recordingClient } from './recording-client.js';
 
 const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const projectId = randomUUID();
 const otherProject = randomUUID();
 const MB = 1_048_576;
-const bounds: MapBounds = {
-  worldMinX: -100,
-  worldMinY: 0,
-  worldMaxX: 100,
-  worldMaxY: 50,
-  worldMinZ: null,
-  worldMaxZ: null,
-};
+const bounds = ARENA_BOUNDS;
 
 // Hand-computed: cellSize 25 gives an 8 × 2 grid; cell = floor((v - min) / 25), clamped to the last cell.
 const at = daysBefore(1);
@@ -45,9 +40,8 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-const query = (
-  extra: { cellSize?: number; days?: number; eventName?: string; buildId?: string; bounds?: MapBounds } = {},
-) => queryHeatmap(clickhouse, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
+const query = (extra: Partial<HeatmapQuery> = {}, reader: ClickHouseReader = clickhouse) =>
+  queryHeatmap(reader, { projectId, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW, ...extra });
 
 describe('heatmap cells', () => {
   it('Performance mode: cells of frame samples with centres, averages, nulls and frame-time weight', async () => {
@@ -179,6 +173,35 @@ describe('heatmap cells', () => {
   it('z bounds, when the map has them, exclude events above or below', async () => {
     const cells = await query({ bounds: { ...bounds, worldMinZ: 1, worldMaxZ: 10 } });
     expect(cells).toEqual([]);
+  });
+
+  it('a z slice keeps the events between zMin and zMax (either bound alone too), read from the events', async () => {
+    const floors = randomUUID();
+    const onFloor = (z: number, x: number): FixtureEvent => ({
+      projectId: floors,
+      mapId: 'arena',
+      at,
+      position: [x, 10, z],
+      frameTimeMs: 10 + z,
+    });
+    await insertEvents(clickhouse, [onFloor(0, -90), onFloor(0, -90), onFloor(4.5, -90), onFloor(9, 60)]);
+    const recorded = recordingClient(clickhouse);
+    const cells = async (slice: Pick<HeatmapQuery, 'zMin' | 'zMax'>) =>
+      (await query({ projectId: floors, ...slice }, recorded.client)).map((c) => [c.x, c.event_count]);
+    expect(await cells({})).toEqual([
+      [-87.5, 3],
+      [62.5, 1],
+    ]);
+    expect(recorded.sent.splice(0).join('\n')).not.toContain('FROM events');
+    expect(await cells({ zMin: 4.5 })).toEqual([
+      [-87.5, 1],
+      [62.5, 1],
+    ]);
+    expect(recorded.sent.splice(0).join('\n')).toContain('FROM events'); // the rollups keep no event's z
+    expect(await cells({ zMax: 4.5 })).toEqual([[-87.5, 3]]);
+    expect(await cells({ zMin: 1, zMax: 5 })).toEqual([[-87.5, 1]]);
+    expect(await cells({ zMin: 0, zMax: 0 })).toEqual([[-87.5, 2]]);
+    expect(await cells({ zMin: 10 })).toEqual([]);
   });
 
   it('an unknown map or project has no cells', async () => {

@@ -9,10 +9,11 @@ import {
   type DimensionFilter,
   queryDashboard,
   queryHeatmap,
+  queryWorstAreas,
   servedByRollup,
-  type MapBounds,
 } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
+import { ARENA_BOUNDS } from './api-helpers.js';
 import { insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
 import { recordingClient } from './recording-client.js';
 
@@ -23,14 +24,7 @@ import { recordingClient } from './recording-client.js';
 // that redelivered batches are rolled up once.)
 const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const projectId = randomUUID();
-const bounds: MapBounds = {
-  worldMinX: -100,
-  worldMinY: 0,
-  worldMaxX: 100,
-  worldMaxY: 50,
-  worldMinZ: null,
-  worldMaxZ: null,
-};
+const bounds = ARENA_BOUNDS;
 
 let seed = 11;
 const next = (n: number) => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * n);
@@ -118,6 +112,28 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(served('rollup_heatmap_overview_25')).toBe(2 * 4 * 2);
     expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2 * (FILTERS.length - 1));
     expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * FILTERS.length);
+  });
+
+  it('worst areas: every cell size, filter and minimum sample count, with the platform mix', async () => {
+    const recorded = recordingClient(clickhouse);
+    let ranked = 0;
+    for (const cellSize of HEATMAP_CELL_SIZES)
+      for (const days of [7, 30])
+        for (const minSamples of [1, 10])
+          for (const filter of FILTERS) {
+            const q = { projectId, mapId: 'arena', bounds, cellSize, days, minSamples, limit: 50, ...filter, now: NOW };
+            const fromRollup = await queryWorstAreas(recorded.client, q, 'rollups');
+            expect(fromRollup, JSON.stringify(q)).toEqual(await queryWorstAreas(clickhouse, q, 'events'));
+            for (const area of fromRollup) {
+              expect(area.samples).toBeGreaterThanOrEqual(minSamples);
+              expect(area.platforms.reduce((n, p) => n + p.samples, 0)).toBe(area.samples);
+            }
+            ranked += fromRollup.length;
+          }
+    expect(ranked).toBeGreaterThan(500);
+    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_cells') && !text.includes('FROM events'))).toBe(
+      true,
+    );
   });
 
   it('heatmap cells of a map off the 5-unit grid come from the events', async () => {

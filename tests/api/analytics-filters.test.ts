@@ -40,6 +40,7 @@ const get = (path: string) => api.request(`/v1/projects/${tenant.projectId}${pat
 
 const ROUTES = [
   ['/heatmap?mapId=arena', '/v1/projects/{id}/heatmap'],
+  ['/heatmap/worst-areas?mapId=arena', '/v1/projects/{id}/heatmap/worst-areas'],
   ['/insights?metric=count&groupBy=platform', '/v1/projects/{id}/insights'],
   ['/retention?', '/v1/projects/{id}/retention'],
   ['/funnels?steps=start,finish', '/v1/projects/{id}/funnels'],
@@ -49,6 +50,86 @@ const ROUTES = [
 /** builds list and compare name their build otherwise (buildId, base/target): they take platform and source. */
 const takesBuildId = (path: string) => !path.startsWith('/builds');
 const sep = (path: string) => (path.endsWith('?') ? '' : '&');
+
+describe('GET …/heatmap/worst-areas', () => {
+  const worst = (qs: string) => get(`/heatmap/worst-areas?mapId=arena&${qs}`);
+
+  it('defaults: at least 30 frame samples (none here), documented', async () => {
+    const res = await worst('');
+    expect(res.status, res.text).toBe(200);
+    validator.expectDocumented(res, 'GET', '/v1/projects/{id}/heatmap/worst-areas');
+    expect(res.body.data).toEqual([]);
+  });
+
+  it('ranks cells with the fields of the contract; takes the filters and the z slice', async () => {
+    const res = await worst('minSamples=1');
+    validator.expectDocumented(res, 'GET', '/v1/projects/{id}/heatmap/worst-areas');
+    expect(res.body.data).toEqual([
+      {
+        x: -87.5, // p95 16 ms like the other cell: more samples first
+        y: 12.5,
+        samples: 2,
+        p95_frame_time: 16,
+        p99_frame_time: 16,
+        hitch_share_33ms: 0,
+        hitch_share_50ms: 0,
+        avg_fps: 60,
+        platforms: [{ platform: 'pc', samples: 2 }],
+      },
+      expect.objectContaining({ x: 62.5, samples: 1, platforms: [{ platform: 'switch', samples: 1 }] }),
+    ]);
+    expect((await worst('minSamples=1&limit=1')).body.data).toHaveLength(1);
+    expect((await worst('minSamples=1&source=automated')).body.data.map((a: { x: number }) => a.x)).toEqual([62.5]);
+    expect((await worst('minSamples=1&zMin=5')).body.data.map((a: { samples: number }) => a.samples)).toEqual([1]);
+  });
+
+  it.each([
+    ['minSamples 0', 'minSamples=0'],
+    ['minSamples above 100000', 'minSamples=100001'],
+    ['limit 0', 'limit=0'],
+    ['limit above 50', 'limit=51'],
+    ['zMin above zMax', 'zMin=2&zMax=1'],
+    ['cellSize not allowed', 'cellSize=20'],
+    ['unknown parameter', 'eventName=kill'],
+  ])('400 for %s', async (_what, qs) => {
+    validator.expectProblem(await worst(qs), 400);
+  });
+
+  it('404 for a map that does not exist', async () => {
+    validator.expectProblem(await get('/heatmap/worst-areas?mapId=nowhere'), 404);
+  });
+});
+
+describe('the heatmap z slice (zMin, zMax)', () => {
+  const cells = async (qs: string) =>
+    (await get(`/heatmap?mapId=arena&${qs}`)).body.data.map((c: { x: number; event_count: number }) => [
+      c.x,
+      c.event_count,
+    ]);
+
+  it('keeps the events with position_z in range', async () => {
+    expect(await cells('zMin=5')).toEqual([[-87.5, 1]]); // upstairs
+    expect(await cells('zMax=5')).toEqual([
+      [-87.5, 1],
+      [62.5, 1],
+    ]);
+    expect(await cells('zMin=-1.5&zMax=0')).toEqual([
+      [-87.5, 1],
+      [62.5, 1],
+    ]);
+    expect(await cells('zMin=10&zMax=10')).toEqual([[-87.5, 1]]);
+  });
+
+  it.each([
+    ['zMin above zMax', 'zMin=5&zMax=1'],
+    ['zMin not a number', 'zMin=ground'],
+    ['zMax empty', 'zMax='],
+    ['zMin infinite', 'zMin=1e999'],
+    ['zMin repeated', 'zMin=1&zMin=2'],
+  ])('400 for %s', async (_what, qs) => {
+    validator.expectProblem(await get(`/heatmap?mapId=arena&${qs}`), 400);
+  });
+});
 
 describe('platform, buildId and source on every analytics route', () => {
   it.each(ROUTES)('%s: 200 and documented with the filters', async (path, template) => {

@@ -103,3 +103,36 @@ export const HeatmapCellSchema = z
   .meta({ id: 'HeatmapCell' });
 
 export type HeatmapCell = z.output<typeof HeatmapCellSchema>;
+
+const cellField = HeatmapCellSchema.shape;
+
+/**
+ * One of the worst areas of a map (GET /v1/projects/{id}/heatmap/worst-areas): a heatmap cell
+ * with enough frame samples, its tails, hitch shares and platform mix. The tail fields are the
+ * heatmap cell's own declarations (nullable there; a ranked cell always has frame samples).
+ */
+export const WorstAreaSchema = z
+  .object({
+    x: cellField.x,
+    y: cellField.y,
+    samples: z.int().meta({ description: 'Frame samples (frame time above 0) in the cell.' }),
+    p95_frame_time: cellField.p95_frame_time,
+    p99_frame_time: cellField.p99_frame_time,
+    hitch_share_33ms: cellField.hitch_share_33ms,
+    hitch_share_50ms: cellField.hitch_share_50ms,
+    avg_fps: z
+      .number()
+      .nullable()
+      .meta({ description: 'Mean of fps over events with fps > 0, rounded to 0.001; null when none.' }),
+    platforms: z
+      .array(
+        z.object({
+          platform: z.string().meta({ description: 'Platform as the events name it ("" when they name none).' }),
+          samples: z.int().meta({ description: 'Frame samples of that platform in the cell.' }),
+        }),
+      )
+      .meta({ description: 'Platform mix: frame samples per platform, most first (ties by name).' }),
+  })
+  .meta({ id: 'WorstArea' });
+
+export type WorstArea = z.output<typeof WorstAreaSchema>;

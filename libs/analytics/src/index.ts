@@ -15,3 +15,5 @@ export * from './cell-regression.js';
 export * from './builds-cells.query.js';
 export * from './cell-aggregates.js';
 export * from './dimension-filter.js';
+export * from './min-samples.js';
+export * from './worst-areas.query.js';

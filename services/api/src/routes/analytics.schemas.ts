@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DIMENSION_FILTER_LIMITS, EVENT_SOURCES } from '@framedeck/analytics';
+import { problems } from '@framedeck/problem';
 
 /**
  * A query parameter that must be one of a fixed set of integers (the spec's "Allowed" column):
@@ -82,3 +83,32 @@ export const DimensionFilterParams = {
         'automated (automated runs: events sent with an events:synthetic key or marked automated by the SDK).',
     }),
 };
+
+/** A finite decimal number ("-2.5", "10", "1e3"); anything else is a 400. */
+const decimalParam = () =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string' && /^-?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][-+]?\d{1,3})?$/.test(v) ? Number(v) : v,
+    z.number().optional(),
+  );
+
+/**
+ * A z slice, one floor of a multi-floor map: only events with position_z in range. Either bound
+ * may be given; zMin > zMax is a 400 (zSliceOf).
+ */
+export const ZSliceParams = {
+  zMin: decimalParam().meta({
+    description:
+      'Extension: only events with position_z ≥ zMin (one floor of a multi-floor map). Served from raw events: the ' +
+      'rollups keep each cell’s z range, not each event’s z.',
+  }),
+  zMax: decimalParam().meta({ description: 'Extension: only events with position_z ≤ zMax (see zMin).' }),
+};
+
+/** The z slice of validated query parameters; a 400 when it is empty (zMin above zMax). */
+export function zSliceOf(query: { zMin?: number | undefined; zMax?: number | undefined }) {
+  if (query.zMin !== undefined && query.zMax !== undefined && query.zMin > query.zMax) {
+    throw problems.badRequest('Invalid request: query.zMin: must not exceed zMax.');
+  }
+  return { zMin: query.zMin, zMax: query.zMax };
+}

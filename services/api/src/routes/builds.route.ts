@@ -6,6 +6,7 @@ import {
   HEATMAP_CELL_SIZES,
   HEATMAP_DEFAULTS,
   HITCH_THRESHOLDS_MS,
+  MIN_SAMPLES,
   buildMetricDiffs,
   compareBuildCells,
   compareBuilds,
@@ -242,7 +243,12 @@ export const compareBuildsRoute = defineRoute({
         5,
         'Noise threshold: relative change of the mean, in percent, that still counts as unchanged.',
       ),
-      minSamples: intInRange(1, 100_000, 30, 'Fewer samples than this on either side: verdict null.'),
+      minSamples: intInRange(
+        MIN_SAMPLES.min,
+        MIN_SAMPLES.max,
+        MIN_SAMPLES.default,
+        'Fewer samples than this on either side: verdict null (the worst areas’ default too).',
+      ),
       mapId: z.string().min(1).max(255).optional().meta({
         description: 'Only this map (its mapId or internal id), and the per-cell comparison of it.',
       }),

@@ -10,9 +10,18 @@ import { problems } from '@framedeck/problem';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
 import { findMap } from '../maps/find-map.js';
-import { allowedInt, analyticsDays, DimensionFilterParams, EventNameParam } from './analytics.schemas.js';
+import type { Pool } from '@framedeck/postgres';
+import {
+  allowedInt,
+  analyticsDays,
+  DimensionFilterParams,
+  EventNameParam,
+  ZSliceParams,
+  zSliceOf,
+} from './analytics.schemas.js';
 
-const HeatmapQuery = z.strictObject({
+/** The parameters of a heatmap view, shared by the heatmap and its worst areas. */
+export const HeatmapViewParams = {
   mapId: z
     .string()
     .min(1)
@@ -24,11 +33,23 @@ const HeatmapQuery = z.strictObject({
     }),
   cellSize: allowedInt(HEATMAP_CELL_SIZES, HEATMAP_DEFAULTS.cellSize, 'Grid cell size in world units.'),
   days: analyticsDays(HEATMAP_DAYS, HEATMAP_DEFAULTS.days),
+  ...DimensionFilterParams,
+  ...ZSliceParams,
+};
+
+/** The map a heatmap view names (its mapId, or its internal id), or a 404. */
+export async function heatmapMap(services: { pool: Pool }, projectId: string, mapId: string) {
+  const map = await findMap(services.pool, projectId, mapId);
+  if (!map) throw problems.notFound('Map not found.');
+  return map;
+}
+
+const HeatmapQuery = z.strictObject({
+  ...HeatmapViewParams,
   eventName: EventNameParam.optional().meta({
     description:
       'Events mode: only events of this name. Omit it for Performance mode (every event with a frame sample).',
   }),
-  ...DimensionFilterParams,
   includeZ: z
     .enum(['true', 'false'])
     .optional()
@@ -46,7 +67,8 @@ export const heatmapRoute = defineRoute({
   summary: 'Performance or event heatmap of a map',
   description:
     'Non-empty cells of a grid of cellSize world units over the map’s bounds, for events of the last `days` whole UTC days ' +
-    'that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them). A point on ' +
+    'that have a position inside the bounds (and inside worldMinZ..worldMaxZ when the map has them, and inside ' +
+    'zMin..zMax when given). A point on ' +
     'the max edge belongs to the last cell. Performance mode (no eventName) reads every event with a frame sample ' +
     '(fps or frame time above 0); Events mode reads the events of that name. Cells are ordered by y, then x. ' +
     'Unknown query parameters are a 400; a mapId with no map is a 404.',
@@ -56,8 +78,7 @@ export const heatmapRoute = defineRoute({
   request: { params: ProjectPathParams, query: HeatmapQuery },
   response: { description: 'Heatmap cells.', data: z.array(HeatmapCellSchema) },
   handler: async ({ projectId, query, services }) => {
-    const map = await findMap(services.pool, projectId, query.mapId);
-    if (!map) throw problems.notFound('Map not found.');
+    const map = await heatmapMap(services, projectId, query.mapId);
     return queryHeatmap(services.clickhouse, {
       projectId,
       mapId: map.mapId,
@@ -69,6 +90,7 @@ export const heatmapRoute = defineRoute({
       buildId: query.buildId,
       source: query.source,
       includeZ: query.includeZ === 'true',
+      ...zSliceOf(query),
     });
   },
 });

@@ -32,6 +32,7 @@ import {
   updateThresholdProfileRoute,
 } from './threshold-profiles.route.js';
 import { whoamiRoute } from './whoami.route.js';
+import { worstAreasRoute } from './worst-areas.route.js';
 
 /**
  * Every endpoint of the web API. Adding an endpoint = one route file + one line here; the
@@ -50,6 +51,7 @@ export const API_ROUTES: readonly RouteDefinition[] = [
   deleteMapRoute,
   mapImageRoute,
   heatmapRoute,
+  worstAreasRoute,
   insightsRoute,
   dashboardRoute,
   listBuildsRoute,
