@@ -9,7 +9,15 @@ import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { runCli, type RunningService } from '../support/processes.js';
 import { REPO_ROOT, serviceEnv } from '../support/test-env.js';
 import { waitFor } from '../support/wait.js';
-import { INGEST_URL, newTenant, queryRows, startConsumer, startGateway, type Tenant } from './ingest-harness.js';
+import {
+  expectRollupsCountEachEventOnce,
+  INGEST_URL,
+  newTenant,
+  queryRows,
+  startConsumer,
+  startGateway,
+  type Tenant,
+} from './ingest-harness.js';
 
 // The CI gate with the real stack: `framedeck perf-diff` and `framedeck run-profile-test`
 // (built CLI) against the API, with every event sent through gateway → Kafka → consumer →
@@ -91,6 +99,8 @@ beforeAll(async () => {
       what: `the 4000 events of build ${buildId}`,
     });
   }
+  // The comparison reads the rollups, whose views fill one after another after each insert.
+  await expectRollupsCountEachEventOnce(api.clickhouse, tenant.projectId, 120_000);
 }, 300_000);
 afterAll(async () => {
   await Promise.all([gateway?.stop(), consumer?.stop()]);
