@@ -29,7 +29,7 @@ export function HeatmapLegend({ scale, profileName }: { scale: HeatmapScale | un
   return (
     <figure className="legend" aria-label={`Colour scale: ${metric.label} in ${metric.unit}`}>
       <figcaption className="legend-caption">
-        {legendCaption(metric)} · bands of the threshold profile “{profileName}”
+        {legendCaption(metric)} · threshold profile “{profileName}”
       </figcaption>
       <ul className="band-keys">
         {(['good', 'warn', 'bad'] as const).map((band) => (
@@ -44,7 +44,7 @@ export function HeatmapLegend({ scale, profileName }: { scale: HeatmapScale | un
         <li data-band="faded">
           <span className="band-swatch band-swatch-faded" />
           <span>Faded</span>
-          <span className="band-range">fewer than {formatNumber(scale.minSamples)} samples, not ranked</span>
+          <span className="band-range">under {formatNumber(scale.minSamples)} samples, not ranked</span>
         </li>
       </ul>
     </figure>

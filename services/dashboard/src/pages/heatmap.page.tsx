@@ -304,14 +304,17 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
           )}
         </AsyncView>
         <div className="heatmap-side">
-          <Panel title="Legend">
-            <HeatmapLegend scale={scale} profileName={profile?.name} />
-            <p className="muted small">
-              {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events · world X{' '}
-              {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y {formatNumber(map.worldMinY, 0)} …{' '}
-              {formatNumber(map.worldMaxY, 0)}
-            </p>
-          </Panel>
+          <div className="heatmap-side-info">
+            <Panel title="Legend">
+              <HeatmapLegend scale={scale} profileName={profile?.name} />
+              <p className="muted small">
+                {formatNumber(cells.data?.length ?? 0)} cells · {formatNumber(totalEvents)} events · world X{' '}
+                {formatNumber(map.worldMinX, 0)} … {formatNumber(map.worldMaxX, 0)}, Y {formatNumber(map.worldMinY, 0)}{' '}
+                … {formatNumber(map.worldMaxY, 0)}
+              </p>
+            </Panel>
+            <CellReadout cell={shown} cellSize={cellSize} scale={scale} />
+          </div>
           {mode === 'performance' && (
             <WorstAreasPanel
               areas={worstAreas}
@@ -323,7 +326,6 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
               }}
             />
           )}
-          <CellReadout cell={shown} cellSize={cellSize} scale={scale} />
         </div>
       </div>
     </div>
