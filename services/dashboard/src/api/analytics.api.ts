@@ -5,11 +5,11 @@ import { enc } from './projects.api';
 
 export type InsightMetric = 'count' | 'unique_players';
 export type InsightGroupBy = 'day' | 'week' | 'month' | 'event_name' | 'map_id' | 'platform' | 'build_id';
-/**
- * The filters every analytics view takes (issue #18): absent = every platform, build and source.
- * NOTE: declared here until the generated OpenAPI types carry them on every analytics operation.
- */
-export type AnalyticsFilterQuery = { platform?: string; buildId?: string; source?: 'player' | 'automated' };
+/** The filters every analytics view takes (issue #18): absent = every platform, build and source. */
+export type AnalyticsFilterQuery = Pick<
+  NonNullable<operations['getInsights']['parameters']['query']>,
+  'platform' | 'buildId' | 'source'
+>;
 
 export type InsightsQuery = {
   metric: InsightMetric;

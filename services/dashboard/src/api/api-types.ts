@@ -8,6 +8,7 @@ import type { components } from './generated/openapi';
 type Schemas = components['schemas'];
 
 export type HeatmapCell = Schemas['HeatmapCell'];
+export type WorstArea = Schemas['WorstArea'];
 export type AuthorizedApp = Schemas['AuthorizedApp'];
 export type GameMap = Schemas['Map'];
 export type Session = Schemas['DashboardSession'];
