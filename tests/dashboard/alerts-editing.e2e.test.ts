@@ -175,6 +175,7 @@ describe('alerts page: history that points at the place, rules and profiles edit
     expect(await form.getByLabel('Metric').inputValue()).toBe('p99_frame_time');
     await form.getByLabel('A cell fails when worse than').selectOption('good');
     await form.getByLabel('Trigger at failing cells (%)').fill('40');
+    await browser.screenshot('alerts-rule-edit');
     await form.getByRole('button', { name: 'Save rule' }).click();
     await page.getByRole('form', { name: 'New alert rule' }).waitFor();
 
@@ -220,6 +221,7 @@ describe('alerts page: history that points at the place, rules and profiles edit
     await page.reload();
     const row = page.getByRole('row', { name: /Default/ });
     await expect.poll(() => row.textContent()).toContain('30 / 60');
+    await browser.screenshot('alerts-profiles');
     const [stored] = (await request(`/v1/projects/${tenant.projectId}/threshold-profiles`)).body.data;
     expect(stored).toMatchObject({ isDefault: true, p99FrameTimeMs: { good: 30, warn: 60 }, platform: 'pc' });
   });

@@ -23,15 +23,18 @@ type LimitKey = {
 }[keyof ThresholdProfile];
 type TargetKey = 'platform' | 'resolution' | 'buildConfig' | 'gpu' | 'storage';
 
-/** Each pair of limits in a profile, named by the alert metric it limits (fps is the one higher-is-better). */
-const LIMITS: Record<LimitKey, AlertMetric> = {
-  fps: 'fps',
-  frameTimeMs: 'frame_time',
-  gpuTimeMs: 'gpu_time',
-  memoryMb: 'memory',
-  p99FrameTimeMs: 'p99_frame_time',
-  hitchShare33msPercent: 'hitch_share_33ms',
-  hitchShare50msPercent: 'hitch_share_50ms',
+/**
+ * Each pair of limits in a profile: the alert metric it limits (whose label names the form's
+ * fields) and a short column header, so that seven pairs fit the table's width.
+ */
+const LIMITS: Record<LimitKey, { metric: AlertMetric; column: string }> = {
+  fps: { metric: 'fps', column: 'FPS' },
+  frameTimeMs: { metric: 'frame_time', column: 'Frame ms' },
+  gpuTimeMs: { metric: 'gpu_time', column: 'GPU ms' },
+  memoryMb: { metric: 'memory', column: 'Memory MB' },
+  p99FrameTimeMs: { metric: 'p99_frame_time', column: 'p99 ms' },
+  hitchShare33msPercent: { metric: 'hitch_share_33ms', column: '> 33.3 ms %' },
+  hitchShare50msPercent: { metric: 'hitch_share_50ms', column: '> 50 ms %' },
 };
 const LIMIT_KEYS = Object.keys(LIMITS) as LimitKey[];
 
@@ -105,7 +108,7 @@ export function ProfilesTab({ projectId }: { projectId: string }) {
         <AsyncView resource={profiles} loadingLabel="Loading threshold profiles…">
           {(list) => (
             <DataTable
-              caption="Threshold profiles: good / warn limits"
+              caption="Threshold profiles: good / warn limits (FPS at or above, the others at or below)"
               rows={list}
               rowKey={(p) => p.id}
               empty={<EmptyState title="No threshold profiles" />}
@@ -125,7 +128,7 @@ export function ProfilesTab({ projectId }: { projectId: string }) {
                   ),
                 },
                 ...LIMIT_KEYS.map((key) => ({
-                  header: ALERT_METRIC_LABELS[LIMITS[key]],
+                  header: LIMITS[key].column,
                   align: 'right' as const,
                   className: 'limit-pair',
                   cell: (p: ThresholdProfile) => `${formatLimit(p[key].good)} / ${formatLimit(p[key].warn)}`,
@@ -230,7 +233,7 @@ function ProfileForm({
           <div className="form-grid">
             {LIMIT_KEYS.flatMap((key) =>
               (['good', 'warn'] as const).map((level) => (
-                <Field key={`${key}-${level}`} label={`${ALERT_METRIC_LABELS[LIMITS[key]]} ${level}`}>
+                <Field key={`${key}-${level}`} label={`${ALERT_METRIC_LABELS[LIMITS[key].metric]} ${level}`}>
                   <input
                     type="number"
                     min={0}
