@@ -36,9 +36,14 @@ const CELLS = {
 } as const;
 const ROW_Y = 12.5;
 type CellName = keyof typeof CELLS;
+/**
+ * Build 3.0.0 has one cell on two floors: 90 fps on the ground (z 0), 20 fps upstairs (z 10);
+ * together a warn-looking 55 fps that is true of neither floor.
+ */
+const FLOORS = { x: 162.5, build: '3.0.0', ground: { z: 0, fps: 90 }, upstairs: { z: 10, fps: 20 }, samples: 40 };
 
 /** The centre of a cell in the canvas's pixel space. */
-const pixelOf = (name: CellName) => ({ x: CELLS[name].x * (IMAGE / WORLD), y: IMAGE - ROW_Y * (IMAGE / WORLD) });
+const pixelAtX = (x: number) => ({ x: x * (IMAGE / WORLD), y: IMAGE - ROW_Y * (IMAGE / WORLD) });
 
 /** A call of GET …/heatmap (not the page's own address, which ends the same way). */
 const isHeatmapCall = (r: Request) => new URL(r.url()).pathname.endsWith(`/heatmap`) && r.url().includes('/api/v1/');
@@ -63,6 +68,22 @@ function frames(projectId: string): FixtureEvent[] {
           buildId,
         });
       }
+    }
+  }
+  for (const floor of [FLOORS.ground, FLOORS.upstairs]) {
+    for (let i = 0; i < FLOORS.samples; i++) {
+      events.push({
+        projectId,
+        eventName: 'frame',
+        at: new Date(Date.now() - (1 + (i % 5)) * HOUR),
+        playerId: `p${i % 7}`,
+        mapId: 'e2e_truth',
+        position: [FLOORS.x + ((i % 5) - 2), ROW_Y, floor.z],
+        fps: floor.fps,
+        frameTimeMs: 1000 / floor.fps,
+        platform: 'pc',
+        buildId: FLOORS.build,
+      });
     }
   }
   return events;
@@ -90,7 +111,8 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
     await expect.poll(() => canvas.getAttribute('data-backdrop')).toBe('ready');
     await expect.poll(() => canvas.getAttribute('data-cells-drawn')).not.toBe('0');
   };
-  const pixel = (name: CellName) => canvasPixelAt(page, CANVAS, pixelOf(name).x, pixelOf(name).y);
+  const pixelAt = (x: number) => canvasPixelAt(page, CANVAS, pixelAtX(x).x, pixelAtX(x).y);
+  const pixel = (name: CellName) => pixelAt(CELLS[name].x);
 
   beforeAll(async () => {
     const created = await runCli(['bootstrap', '--plan', 'pro', '--json']);
@@ -222,6 +244,37 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
     await automated;
     await expect.poll(() => page.getByTestId('source-scope').textContent()).toContain('Automated runs only');
     await expect.poll(() => canvas.getAttribute('data-cells-drawn')).toBe('0');
+  });
+
+  it('slices a multi-floor cell by height: each floor gets its own band', async () => {
+    const canvas = page.getByTestId('heatmap-canvas');
+    await open(`metric=fps&buildId=${FLOORS.build}`);
+    const bothFloors = await pixelAt(FLOORS.x);
+    const upstairs = page.waitForRequest((r) => isHeatmapCall(r) && new URL(r.url()).searchParams.get('zMin') === '5');
+    await page.getByLabel('Z from').fill('5');
+    await upstairs;
+    await expect.poll(() => pixelAt(FLOORS.x)).not.toEqual(bothFloors);
+    const upstairsColour = await pixelAt(FLOORS.x);
+    expect(new URL(page.url()).searchParams.get('zMin')).toBe('5');
+
+    await open(`metric=fps&buildId=${FLOORS.build}&zMax=5`);
+    expect(await canvas.getAttribute('data-cells-drawn')).toBe('1');
+    const ground = await pixelAt(FLOORS.x);
+    // Ground good (green: g highest), upstairs bad (red: r highest), both together neither.
+    expect(ground[1]).toBeGreaterThan(ground[0]);
+    expect(upstairsColour[0]).toBeGreaterThan(upstairsColour[1]);
+    expect([ground, upstairsColour]).not.toContainEqual(bothFloors);
+  });
+
+  it('filters Insights by platform too, saying what the numbers include', async () => {
+    const asked = page.waitForRequest(
+      (r) =>
+        new URL(r.url()).pathname.endsWith('/insights') && new URL(r.url()).searchParams.get('platform') === 'switch',
+    );
+    await page.goto(`${APP_ORIGIN}/projects/${tenant.projectId}/insights?groupBy=platform&platform=switch`);
+    await asked;
+    await expect.poll(() => page.locator('.stat-grid').textContent()).toMatch(/Events, total40(?!\d)/);
+    expect(await page.getByTestId('source-scope').textContent()).toContain('platform switch');
   });
 
   it('resets invalid values of a shared link with a note, asking the API only with valid ones', async () => {

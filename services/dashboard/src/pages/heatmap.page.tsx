@@ -7,12 +7,12 @@ import { Link, useRouter, useSearchParam } from '../app/router';
 import { allowedOr } from '../app/search-values';
 import { AsyncView } from '../components/async-view';
 import { Segmented, SelectField } from '../components/choice-controls';
-import { Field } from '../components/form-field';
 import { formatNumber } from '../components/format';
 import { PageHeader, Panel } from '../components/page-header';
 import { EmptyState } from '../components/status-views';
 import { AnalyticsFilterControls, SourceScope, useAnalyticsFilters } from '../filters/analytics-filters';
 import { finiteNumber, oneOf, wholeNumberIn } from '../filters/param-checks';
+import { NumberParamField } from '../filters/number-param-field';
 import { RejectedParamsNote } from '../filters/rejected-params-note';
 import { useCheckedSearchParam } from '../filters/use-checked-search-param';
 import { useApi } from '../hooks/use-api';
@@ -30,7 +30,7 @@ import { WorstAreasPanel } from '../heatmap/worst-areas-panel';
 // fewer frame samples than this, a cell's average says more about who happened to pass there
 // than about the game.
 const DEFAULT_MIN_SAMPLES = 30;
-const MAX_MIN_SAMPLES = 100_000;
+const checkMinSamples = wholeNumberIn(1, 100_000);
 const WORST_AREAS_LIMIT = 10;
 
 export function HeatmapPage({ projectId }: { projectId: string }) {
@@ -88,7 +88,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
   const [minSamplesParam, setMinSamples, minSamplesRejected] = useCheckedSearchParam(
     'minSamples',
     String(DEFAULT_MIN_SAMPLES),
-    wholeNumberIn(1, MAX_MIN_SAMPLES),
+    checkMinSamples,
   );
   const [zMinParam, setZMin, zMinRejected] = useCheckedSearchParam('zMin', '', finiteNumber);
   const [zMaxParam, setZMax, zMaxRejected] = useCheckedSearchParam('zMax', '', finiteNumber);
@@ -247,20 +247,14 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
       </div>
       <div className="toolbar" role="group" aria-label="Heatmap filters">
         <AnalyticsFilterControls projectId={projectId} filters={filters} />
-        <Field label="Z from" className="field-narrow">
-          <input type="number" value={zMinParam} placeholder="any" onChange={(e) => setZMin(e.target.value)} />
-        </Field>
-        <Field label="Z to" className="field-narrow">
-          <input type="number" value={zMaxParam} placeholder="any" onChange={(e) => setZMax(e.target.value)} />
-        </Field>
-        <Field label="Min samples" className="field-narrow">
-          <input
-            type="number"
-            min={1}
-            value={minSamplesParam}
-            onChange={(e) => setMinSamples(e.target.value || String(DEFAULT_MIN_SAMPLES))}
-          />
-        </Field>
+        <NumberParamField label="Z from" value={zMinParam} check={finiteNumber} onCommit={setZMin} placeholder="any" />
+        <NumberParamField label="Z to" value={zMaxParam} check={finiteNumber} onCommit={setZMax} placeholder="any" />
+        <NumberParamField
+          label="Min samples"
+          value={minSamplesParam}
+          check={checkMinSamples}
+          onCommit={(v) => setMinSamples(v || String(DEFAULT_MIN_SAMPLES))}
+        />
         {mode === 'performance' && (
           <SelectField
             label="Thresholds"
