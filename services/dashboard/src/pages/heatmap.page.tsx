@@ -57,8 +57,9 @@ export function HeatmapPage({ projectId }: { projectId: string }) {
 }
 
 /**
- * Links made before the filters were named as the API names them say `build=`; the page reads
- * `buildId`, so an old link is rewritten once rather than silently showing every build.
+ * The heatmap's links from elsewhere (the Builds page's regressions, alert notifications,
+ * `framedeck perf-diff`) name the build `build=`; the page's filters use the API's `buildId`.
+ * A `build=` is rewritten to `buildId=` once, rather than silently showing every build.
  */
 function useLegacyBuildParam() {
   const { search, pathname, navigate } = useRouter();
