@@ -1,5 +1,5 @@
 import type { HeatmapCell } from '../api/heatmap.api';
-import { formatNumber } from '../components/format';
+import { formatNumber, formatPercent } from '../components/format';
 import { legendCaption, legendGradient, legendTicks, HEATMAP_METRICS, type MetricInfo } from './heatmap-metrics';
 import { paintCell, type HeatmapScale } from './heatmap-scale';
 import { BAND_COLOURS, BAND_LABELS, bandRanges } from './threshold-bands';
@@ -95,8 +95,16 @@ export function CellReadout({
           })}
           {cell.p95_frame_time != null && (
             <>
-              <dt>P95 frame time</dt>
-              <dd>{formatNumber(cell.p95_frame_time, 2)} ms</dd>
+              <dt>P95 / p99 frame time</dt>
+              <dd>
+                {formatNumber(cell.p95_frame_time, 2)} / {formatNumber(cell.p99_frame_time, 2)} ms
+              </dd>
+            </>
+          )}
+          {cell.hitch_share_33ms != null && (
+            <>
+              <dt>Hitches (&gt; 33.3 ms)</dt>
+              <dd>{formatPercent(cell.hitch_share_33ms)}</dd>
             </>
           )}
         </dl>
