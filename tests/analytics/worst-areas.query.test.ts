@@ -128,8 +128,11 @@ describe('worst areas', () => {
     const fromRollup = await queryWorstAreas(recorded.client, q, 'rollups');
     expect(fromRollup).toHaveLength(6);
     expect(fromRollup).toEqual(await queryWorstAreas(clickhouse, q, 'events'));
-    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_cells') && !text.includes('FROM events'))).toBe(
-      true,
-    );
+    expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
+    // Unfiltered, the ranking reads the overview (as the heatmap does), the platform mix the cells by platform.
+    expect(recorded.sent.map((text) => /rollup_heatmap_\w+/.exec(text)?.[0])).toEqual([
+      'rollup_heatmap_overview_25',
+      'rollup_heatmap_cells_25',
+    ]);
   });
 });

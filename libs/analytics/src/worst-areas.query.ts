@@ -35,8 +35,9 @@ type PlatformRow = { cell: number | string; platform: string; c_samples: number 
  * The slowest cells of a map: heatmap cells (Performance mode, the same filters) with at least
  * `minSamples` frame samples, worst p95 frame time first; ties by p99, then by more samples,
  * then by position (y, then x). Each with its platform mix (frame samples per platform, most
- * first), so a red cell that only Switch players walk through reads as such. From the full
- * cell rollup (its rows are per platform) when the heatmap would be, else from the events.
+ * first), so a red cell that only Switch players walk through reads as such. From the rollups
+ * when the heatmap would be (the heatmap's own rollup for the ranking, the full cell rollup for
+ * the platform mix), else from the events.
  */
 export async function queryWorstAreas(
   clickhouse: ClickHouseReader,
@@ -45,11 +46,14 @@ export async function queryWorstAreas(
 ): Promise<WorstArea[]> {
   const heatmap: HeatmapQuery = { ...q, eventName: undefined };
   const source = heatmapSource(heatmap, wanted);
+  // The ranking reads what the heatmap reads (the overview rollup when unfiltered: far fewer
+  // rows); the platform mix of the ranked cells needs the full rollup, whose rows are per platform.
+  const view = cellSelection(heatmap, source);
   const { cell, from } = cellSelection(heatmap, source, { byDimension: true });
   const a = CELL_AGGREGATES[source];
-  const ranked = await clickhouse.rows<AreaRow>(sql`SELECT ${cell} AS cell, ${raw(a.frameSamples)} AS c_samples,
+  const ranked = await clickhouse.rows<AreaRow>(sql`SELECT ${view.cell} AS cell, ${raw(a.frameSamples)} AS c_samples,
         ${frameTailColumns(source)}, round(${raw(a.fps)}, 3) AS avg_fps
-      FROM ${from}
+      FROM ${view.from}
      GROUP BY cell
     HAVING c_samples >= ${q.minSamples}
      ORDER BY p95_frame_time DESC, p99_frame_time DESC, c_samples DESC, cell
