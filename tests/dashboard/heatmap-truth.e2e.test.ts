@@ -50,43 +50,39 @@ const isHeatmapCall = (r: Request) => new URL(r.url()).pathname.endsWith(`/heatm
 
 type Bootstrap = { projectId: string; user: { email: string; password: string }; keys: { full: string } };
 
+type Spot = { x: number; z?: number; fps: number; samples: number; platform: string; buildId: string };
+
+/** `samples` frame events at one spot of the row, spread ±2 units around x within its cell and over 5 hours. */
+function framesAt(projectId: string, spot: Spot): FixtureEvent[] {
+  return Array.from({ length: spot.samples }, (_, i) => ({
+    projectId,
+    eventName: 'frame',
+    at: new Date(Date.now() - (1 + (i % 5)) * HOUR),
+    playerId: `p${i % 7}`,
+    mapId: 'e2e_truth',
+    position: [spot.x + ((i % 5) - 2), ROW_Y + ((i % 3) - 1), spot.z ?? 0],
+    fps: spot.fps,
+    frameTimeMs: 1000 / spot.fps,
+    platform: spot.platform,
+    buildId: spot.buildId,
+  }));
+}
+
 function frames(projectId: string): FixtureEvent[] {
-  const events: FixtureEvent[] = [];
-  for (const cell of Object.values(CELLS)) {
-    for (const [buildId, fps] of Object.entries(cell.fps)) {
-      for (let i = 0; i < cell.samples; i++) {
-        events.push({
-          projectId,
-          eventName: 'frame',
-          at: new Date(Date.now() - (1 + (i % 5)) * HOUR),
-          playerId: `p${i % 7}`,
-          mapId: 'e2e_truth',
-          position: [cell.x + ((i % 5) - 2), ROW_Y + ((i % 3) - 1)],
-          fps,
-          frameTimeMs: 1000 / fps,
-          platform: cell.platform,
-          buildId,
-        });
-      }
-    }
-  }
-  for (const floor of [FLOORS.ground, FLOORS.upstairs]) {
-    for (let i = 0; i < FLOORS.samples; i++) {
-      events.push({
-        projectId,
-        eventName: 'frame',
-        at: new Date(Date.now() - (1 + (i % 5)) * HOUR),
-        playerId: `p${i % 7}`,
-        mapId: 'e2e_truth',
-        position: [FLOORS.x + ((i % 5) - 2), ROW_Y, floor.z],
-        fps: floor.fps,
-        frameTimeMs: 1000 / floor.fps,
-        platform: 'pc',
-        buildId: FLOORS.build,
-      });
-    }
-  }
-  return events;
+  const spots: Spot[] = [
+    ...Object.values(CELLS).flatMap((cell) =>
+      Object.entries(cell.fps).map(([buildId, fps]) => ({ ...cell, fps, buildId })),
+    ),
+    ...[FLOORS.ground, FLOORS.upstairs].map((floor) => ({
+      x: FLOORS.x,
+      z: floor.z,
+      fps: floor.fps,
+      samples: FLOORS.samples,
+      platform: 'pc',
+      buildId: FLOORS.build,
+    })),
+  ];
+  return spots.flatMap((spot) => framesAt(projectId, spot));
 }
 
 const isGrey = ([r, g, b]: number[]) => Math.max(r!, g!, b!) - Math.min(r!, g!, b!) <= 30;

@@ -2,23 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { ThresholdProfile } from '../api/alerts.api';
 import { bandLimits, bandOf, bandRanges, defaultProfile } from './threshold-bands';
 
+const limits = (good: number, warn: number) => ({ good, warn });
+// The hardware a profile is meant for: any (the bands do not read it).
+const ANY_HARDWARE = { platform: null, resolution: null, buildConfig: null, gpu: null, storage: null };
+
+/** A profile with the API's default limits, `over` replacing any member. */
 const profile = (over: Partial<ThresholdProfile>): ThresholdProfile => ({
   id: 'p',
   name: 'Default',
   isDefault: false,
-  fps: { good: 60, warn: 30 },
-  frameTimeMs: { good: 16.7, warn: 33.3 },
-  gpuTimeMs: { good: 14, warn: 28 },
-  memoryMb: { good: 4096, warn: 6144 },
-  p99FrameTimeMs: { good: 33.3, warn: 50 },
-  hitchShare33msPercent: { good: 1, warn: 5 },
-  hitchShare50msPercent: { good: 0.5, warn: 2 },
-  platform: null,
-  resolution: null,
-  buildConfig: null,
-  gpu: null,
-  storage: null,
   createdAt: '2026-01-01T00:00:00Z',
+  fps: limits(60, 30),
+  frameTimeMs: limits(16.7, 33.3),
+  gpuTimeMs: limits(14, 28),
+  memoryMb: limits(4096, 6144),
+  p99FrameTimeMs: limits(33.3, 50),
+  hitchShare33msPercent: limits(1, 5),
+  hitchShare50msPercent: limits(0.5, 2),
+  ...ANY_HARDWARE,
   ...over,
 });
 
