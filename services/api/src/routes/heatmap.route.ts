@@ -37,11 +37,17 @@ export const HeatmapViewParams = {
   ...ZSliceParams,
 };
 
-/** The map a heatmap view names (its mapId, or its internal id), or a 404. */
-export async function heatmapMap(services: { pool: Pool }, projectId: string, mapId: string) {
-  const map = await findMap(services.pool, projectId, mapId);
+type HeatmapViewQuery = z.output<z.ZodObject<typeof HeatmapViewParams>>;
+
+/**
+ * A heatmap view's query for libs/analytics: the map it names (its mapId, or its internal id;
+ * a 404 when there is none), the grid, range, filters and z slice (a 400 when empty).
+ */
+export async function heatmapView(services: { pool: Pool }, projectId: string, query: HeatmapViewQuery) {
+  const map = await findMap(services.pool, projectId, query.mapId);
   if (!map) throw problems.notFound('Map not found.');
-  return map;
+  const { cellSize, days, platform, buildId, source } = query;
+  return { projectId, mapId: map.mapId, bounds: map, cellSize, days, platform, buildId, source, ...zSliceOf(query) };
 }
 
 const HeatmapQuery = z.strictObject({
@@ -78,19 +84,10 @@ export const heatmapRoute = defineRoute({
   request: { params: ProjectPathParams, query: HeatmapQuery },
   response: { description: 'Heatmap cells.', data: z.array(HeatmapCellSchema) },
   handler: async ({ projectId, query, services }) => {
-    const map = await heatmapMap(services, projectId, query.mapId);
     return queryHeatmap(services.clickhouse, {
-      projectId,
-      mapId: map.mapId,
-      bounds: map,
-      cellSize: query.cellSize,
-      days: query.days,
+      ...(await heatmapView(services, projectId, query)),
       eventName: query.eventName,
-      platform: query.platform,
-      buildId: query.buildId,
-      source: query.source,
       includeZ: query.includeZ === 'true',
-      ...zSliceOf(query),
     });
   },
 });

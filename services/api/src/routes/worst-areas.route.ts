@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MIN_SAMPLES, queryWorstAreas, WORST_AREAS_LIMIT, WorstAreaSchema } from '@framedeck/analytics';
 import { ProjectPathParams } from '../http/common.schemas.js';
 import { defineRoute } from '../http/route.js';
-import { intInRange, zSliceOf } from './analytics.schemas.js';
-import { heatmapMap, HeatmapViewParams } from './heatmap.route.js';
+import { intInRange } from './analytics.schemas.js';
+import { heatmapView, HeatmapViewParams } from './heatmap.route.js';
 
 export const worstAreasRoute = defineRoute({
   method: 'get',
@@ -34,17 +34,8 @@ export const worstAreasRoute = defineRoute({
   },
   response: { description: 'The worst cells, worst first.', data: z.array(WorstAreaSchema) },
   handler: async ({ projectId, query, services }) => {
-    const map = await heatmapMap(services, projectId, query.mapId);
     return queryWorstAreas(services.clickhouse, {
-      projectId,
-      mapId: map.mapId,
-      bounds: map,
-      cellSize: query.cellSize,
-      days: query.days,
-      platform: query.platform,
-      buildId: query.buildId,
-      source: query.source,
-      ...zSliceOf(query),
+      ...(await heatmapView(services, projectId, query)),
       minSamples: query.minSamples,
       limit: query.limit,
     });
