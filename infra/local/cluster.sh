@@ -230,7 +230,8 @@ kafka_broker_ready() {
   local name="$1" offset
   offset="$(cat "$CLUSTER_DIR/$name/log.offset" 2>/dev/null || echo 0)"
   port_open "$HOST" "$(kafka_broker_port "$(node_number "$name")")" || return 1
-  tail -c +"$((offset + 1))" "$(component_log "$name")" 2>/dev/null | grep -q 'Kafka Server started'
+  # grep reads to the end (no -q): under pipefail, tail cut off by SIGPIPE would fail the check.
+  tail -c +"$((offset + 1))" "$(component_log "$name")" 2>/dev/null | grep 'Kafka Server started' >/dev/null
 }
 
 wait_kafka_broker() { wait_for "$1" 120 "$(component_log "$1")" kafka_broker_ready "$1"; }
@@ -275,7 +276,6 @@ cmd_up() {
   for c in "${components[@]}"; do
     if pid_alive "$c"; then
       log "$c: already running (pid $(pid_of "$c"))"
-      started+=("$c")
       continue
     fi
     port_open "$HOST" "$(component_port "$c")" &&
@@ -285,7 +285,7 @@ cmd_up() {
     # ClickHouse servers must find ZooKeeper up (see CLUSTER_COMPONENTS).
     [[ "$c" == zookeeper ]] && wait_component zookeeper
   done
-  for c in "${started[@]}"; do
+  for c in "${started[@]+"${started[@]}"}"; do
     [[ "$c" == zookeeper ]] || wait_component "$c"
   done
   log "cluster ready in $((SECONDS - t0)) s: ${components[*]} (status: FRAMEDECK_TOPOLOGY=cluster bash infra/local/status.sh)"

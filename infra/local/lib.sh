@@ -111,7 +111,11 @@ pid_of() {
   [[ -s "$f" ]] || return 1
   pid="$(head -n1 "$f")"
   [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$(pid_pattern "$1")" || return 1
+  # Not `| grep -q`: under pipefail, grep leaving at its first match fails tr with SIGPIPE on a
+  # long command line (a JVM's), and a live server would count as dead.
+  local cmdline
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmdline" == *"$(pid_pattern "$1")"* ]] || return 1
   echo "$pid"
 }
 

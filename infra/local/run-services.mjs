@@ -90,6 +90,10 @@ const BALANCERS = CLUSTER
     }))
   : [];
 
+// The cluster's demo tenant lives in its own Postgres database and ClickHouse cluster: its keys
+// are kept apart from the single node's.
+const DEMO_FILE = CLUSTER ? `${stateDir}/cluster/demo.json` : `${stateDir}/demo.json`;
+
 const children = new Map();
 let stopping = false;
 
@@ -163,7 +167,7 @@ async function stopAll() {
 
 /** The demo tenant is created once and reused, so its keys stay valid across restarts. */
 function demoTenant() {
-  const file = `${stateDir}/demo.json`;
+  const file = DEMO_FILE;
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     if (saved.databaseUrl === (process.env.FRAMEDECK_POSTGRES_URL ?? 'default')) return { ...saved, reused: true };
@@ -194,7 +198,7 @@ async function seedDemo(demo, addresses) {
   );
   const saveDemo = (fields) => {
     Object.assign(demo, fields);
-    writeFileSync(`${stateDir}/demo.json`, JSON.stringify({ ...demo, reused: undefined }, null, 2), { mode: 0o600 });
+    writeFileSync(DEMO_FILE, JSON.stringify({ ...demo, reused: undefined }, null, 2), { mode: 0o600 });
   };
   try {
     const seeding = await seedDemoProject(
@@ -237,7 +241,7 @@ try {
     await seedDemo(demo, addresses);
     lines.push(
       '',
-      `Demo tenant ${demo.reused ? '(reused from .state/demo.json)' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
+      `Demo tenant ${demo.reused ? '(reused from ${DEMO_FILE})' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
       `  Sign in        ${demo.user.email} / ${demo.user.password}`,
       ...Object.entries(demo.keys).map(([preset, key]) => `  ${`${preset} key`.padEnd(17)}${key}`),
     );
