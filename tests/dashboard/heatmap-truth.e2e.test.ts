@@ -183,6 +183,17 @@ describe('heatmap page: absolute scale, minimum samples, worst areas, filters', 
     expect(first.B).not.toEqual(first.D);
   });
 
+  it('bands the tail metrics the alert rules use, so a rule’s link opens on its own metric', async () => {
+    await open('metric=hitch_share_33ms&buildId=2.0.0');
+    const legend = page.getByRole('region', { name: 'Legend' });
+    await expect.poll(() => legend.textContent()).toMatch(/Hitches > 33\.3 ms \(%\).*Good≤ 1 %.*Warn1 – 5 %.*Bad> 5 %/);
+    expect(await page.getByTestId('rejected-params').count()).toBe(0);
+    // A's frames take 16.9 ms (no hitch: good, green), D's 40 ms (all hitches: bad, red).
+    const [a, d] = [await pixel('A'), await pixel('D')];
+    expect(a[1]).toBeGreaterThan(a[0]);
+    expect(d[0]).toBeGreaterThan(d[1]);
+  });
+
   it('fades cells with fewer samples than the minimum, and unfades them when the minimum is lowered', async () => {
     await open('metric=fps&buildId=2.0.0');
     const canvas = page.getByTestId('heatmap-canvas');

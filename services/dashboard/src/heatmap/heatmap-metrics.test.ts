@@ -80,4 +80,12 @@ describe('heatmap metrics', () => {
     const events: HeatmapScale = { kind: 'count', metric: HEATMAP_METRICS.events, domain: { min: 1, max: 9 } };
     expect(paintCell(cell({ event_count: 9 }), events)).toEqual({ rgb: rampColor(1), alpha: 0.62, faded: false });
   });
+
+  it('reads hitch shares in percent, a share of 0 being a value (no hitches), not "not collected"', () => {
+    const hitches = HEATMAP_METRICS.hitch_share_33ms;
+    expect(hitches.value(cell({ hitch_share_33ms: 0 }))).toBe(0);
+    expect(hitches.value(cell({ hitch_share_33ms: 0.25 }))).toBe(25);
+    expect(hitches.value(cell({ hitch_share_33ms: null }))).toBeNull();
+    expect(HEATMAP_METRICS.p99_frame_time.value(cell({ p99_frame_time: 41.5 }))).toBe(41.5);
+  });
 });

@@ -2,7 +2,8 @@ import type { HeatmapCell } from '../api/heatmap.api';
 import type { ProfileLimitKey } from './threshold-bands';
 
 /** What a heatmap can be coloured by: the four performance metrics, or event counts. */
-export type HeatmapMetric = 'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'events';
+export type HeatmapMetric =
+  'fps' | 'frame_time' | 'memory' | 'gpu_time' | 'p99_frame_time' | 'hitch_share_33ms' | 'hitch_share_50ms' | 'events';
 
 export type MetricInfo = {
   label: string;
@@ -20,6 +21,9 @@ export type MetricInfo = {
 // NOTE: the API reports 0 for "not collected" on fps/frame time/memory and null for GPU time:
 // both mean "no sample" here, so such cells are left undrawn rather than shown as perfect.
 const positive = (v: number | null) => (v !== null && v > 0 ? v : null);
+// A hitch share is a 0..1 share, null without frame samples; 0 is a real (perfect) value. Shown
+// in percent, as the threshold profile's hitch limits are.
+const percent = (v: number | null) => (v === null ? null : v * 100);
 
 export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
   fps: {
@@ -54,6 +58,30 @@ export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
     value: (c) => positive(c.avg_gpu_time),
     limits: 'gpuTimeMs',
   },
+  p99_frame_time: {
+    label: 'P99 frame time',
+    unit: 'ms',
+    higherIsBetter: false,
+    digits: 2,
+    value: (c) => positive(c.p99_frame_time),
+    limits: 'p99FrameTimeMs',
+  },
+  hitch_share_33ms: {
+    label: 'Hitches > 33.3 ms',
+    unit: '%',
+    higherIsBetter: false,
+    digits: 1,
+    value: (c) => percent(c.hitch_share_33ms),
+    limits: 'hitchShare33msPercent',
+  },
+  hitch_share_50ms: {
+    label: 'Hitches > 50 ms',
+    unit: '%',
+    higherIsBetter: false,
+    digits: 1,
+    value: (c) => percent(c.hitch_share_50ms),
+    limits: 'hitchShare50msPercent',
+  },
   events: {
     label: 'Events',
     unit: 'events',
@@ -64,7 +92,16 @@ export const HEATMAP_METRICS: Record<HeatmapMetric, MetricInfo> = {
   },
 };
 
-export const PERFORMANCE_METRICS: HeatmapMetric[] = ['fps', 'frame_time', 'memory', 'gpu_time'];
+/** The metrics Performance mode offers: the alert rules' metrics (a rule's link opens on its own). */
+export const PERFORMANCE_METRICS: HeatmapMetric[] = [
+  'fps',
+  'frame_time',
+  'memory',
+  'gpu_time',
+  'p99_frame_time',
+  'hitch_share_33ms',
+  'hitch_share_50ms',
+];
 
 export type ScaleDomain = { min: number; max: number };
 

@@ -8,8 +8,15 @@ import type { ThresholdProfile } from '../api/alerts.api';
  */
 export type Band = 'good' | 'warn' | 'bad';
 
-/** The profile members the four performance metrics are judged by. */
-export type ProfileLimitKey = 'fps' | 'frameTimeMs' | 'memoryMb' | 'gpuTimeMs';
+/** The profile members the performance metrics are judged by. */
+export type ProfileLimitKey =
+  | 'fps'
+  | 'frameTimeMs'
+  | 'memoryMb'
+  | 'gpuTimeMs'
+  | 'p99FrameTimeMs'
+  | 'hitchShare33msPercent'
+  | 'hitchShare50msPercent';
 
 export type BandLimits = { good: number; warn: number; higherIsBetter: boolean };
 

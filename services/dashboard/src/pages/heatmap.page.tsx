@@ -203,7 +203,7 @@ function HeatmapExplorer({ projectId, maps }: { projectId: string; maps: GameMap
           }}
         />
         {mode === 'performance' ? (
-          <Segmented
+          <SelectField
             label="Metric"
             value={metricName}
             options={PERFORMANCE_METRICS.map((m) => ({ value: m, label: HEATMAP_METRICS[m].label }))}
