@@ -1,7 +1,7 @@
 import { http } from './http-client';
 import { enc } from './projects.api';
 
-export type KeyPreset = 'ingest' | 'read' | 'readWrite' | 'full';
+export type KeyPreset = 'ingest' | 'ci' | 'read' | 'readWrite' | 'full';
 
 export type ApiKey = {
   id: string;
@@ -19,6 +19,11 @@ export type CreatedKey = { key: ApiKey; value: string };
 
 export const KEY_PRESET_INFO: Record<KeyPreset, { label: string; scopes: string[]; use: string }> = {
   ingest: { label: 'Ingest', scopes: ['events:write'], use: 'Event ingestion from game SDKs only.' },
+  ci: {
+    label: 'CI (automated runs)',
+    scopes: ['events:write', 'events:synthetic'],
+    use: 'Ingestion from automated QA runs: every event it sends is stored as source automated.',
+  },
   read: {
     label: 'Read-only',
     scopes: ['analytics:read'],
