@@ -171,7 +171,7 @@ describe('builds page: where a build got worse', () => {
     const href = (await links.first().getAttribute('href'))!;
     const target = new URL(href, APP_ORIGIN);
     expect(target.pathname).toBe(`/projects/${tenant.projectId}/heatmap`);
-    expect(target.searchParams.get('build')).toBe('1.5.0');
+    expect(target.searchParams.get('buildId')).toBe('1.5.0');
     expect(target.searchParams.get('mapId')).toBe('e2e_bridge');
     const focus = target.searchParams.get('focus')!;
     expect(SLOW_CELLS).toContain(focus);

@@ -117,7 +117,7 @@ describe('framedeck perf-diff', () => {
     expect(stdout).toContain('REGRESSION: frame time of slow is worse than base (exit 1)');
     const link =
       `${api.baseUrl.replace(/\/api$/, '')}/projects/${tenant.projectId}/heatmap` +
-      '?mapId=bridge&metric=frame_time&build=slow&cellSize=25&days=30&focus=';
+      '?mapId=bridge&cellSize=25&days=30&metric=frame_time&buildId=slow&focus=';
     for (const [x, y] of REGION_CELLS) expect(stdout).toContain(`${link}${x}%2C${y}`);
   }, 120_000);
 

@@ -1,4 +1,10 @@
-import type { AlertMetric, AlertStatus, ThresholdLevel } from './alert-rule.model.js';
+import {
+  ALERT_CELL_SIZES,
+  ALERT_EVALUATION_DAYS,
+  type AlertMetric,
+  type AlertStatus,
+  type ThresholdLevel,
+} from './alert-rule.model.js';
 import type { WorstCell } from './cell-evaluation.js';
 
 /**
@@ -45,21 +51,35 @@ export type LinkedCell = WorstCell & { dashboardUrl: string };
 /** What an evaluation looked at: one map's heatmap at the rule's cell size, window and metric. */
 export type EvaluatedPlace = { projectId: string; mapId: string; cellSize: number; days: number; metric: AlertMetric };
 
+/** A place on the dashboard's heatmap page: what an evaluation looked at, or a build's cell (CLI). */
+export type HeatmapPagePlace = EvaluatedPlace & {
+  /** Only this build's events (the page's build filter, the API's `buildId`). */
+  buildId?: string | undefined;
+  /** A cell centre the page outlines and reads out on arrival. */
+  focus?: { x: number; y: number } | undefined;
+};
+
 /**
- * The dashboard page that shows what was evaluated:
+ * The dashboard's heatmap page at a place, the one builder of it on the server side (alert
+ * notifications and history, the CLI's perf-diff):
  * `{app_origin}/projects/{projectId}/heatmap?mapId={map's own id}&cellSize=…&days=…&metric=…`,
- * with `&focus=x,y` (a cell centre, which the page outlines and reads out) when given.
- * mapId is the user-specified identifier, as in GET /v1/projects/{id}/heatmap.
+ * then `&buildId=…` and `&focus=x,y` when given. mapId is the user-specified identifier, as in
+ * GET /v1/projects/{id}/heatmap. A cell size the page does not offer is left out (the page uses
+ * its default) and a longer period becomes its longest, as the page itself would read them.
+ * NOTE: the dashboard builds the same address in the browser (services/dashboard/src/heatmap/
+ * heatmap-link.ts); services/cli/src/api/dashboard-links.test.ts checks that both agree.
  */
-export function heatmapDashboardUrl(
-  appOrigin: string,
-  input: EvaluatedPlace & { focus?: { x: number; y: number } },
-): string {
+export function heatmapDashboardUrl(appOrigin: string, input: HeatmapPagePlace): string {
   const url = new URL(`/projects/${encodeURIComponent(input.projectId)}/heatmap`, appOrigin);
   url.searchParams.set('mapId', input.mapId);
-  url.searchParams.set('cellSize', String(input.cellSize));
-  url.searchParams.set('days', String(input.days));
+  if ((ALERT_CELL_SIZES as readonly number[]).includes(input.cellSize))
+    url.searchParams.set('cellSize', String(input.cellSize));
+  const days = (ALERT_EVALUATION_DAYS as readonly number[]).includes(input.days)
+    ? input.days
+    : ALERT_EVALUATION_DAYS.at(-1)!;
+  url.searchParams.set('days', String(days));
   url.searchParams.set('metric', input.metric);
+  if (input.buildId) url.searchParams.set('buildId', input.buildId);
   if (input.focus) url.searchParams.set('focus', `${input.focus.x},${input.focus.y}`);
   return url.toString();
 }

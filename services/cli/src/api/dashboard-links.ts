@@ -1,13 +1,10 @@
 /**
- * Addresses of dashboard pages the CLI prints. NOTE: the dashboard owns these URLs
- * (services/dashboard/src/heatmap/heatmap-link.ts, whose page reads the same parameters); the
- * CLI cannot import browser code, so services/cli/src/api/dashboard-links.test.ts checks that both
- * build the same address.
+ * Addresses of dashboard pages the CLI prints: the heatmap page at a regressed cell, built by
+ * libs/alerts' heatmapDashboardUrl (the one server-side builder of that address, also used by
+ * alert notifications). The dashboard builds the same address in the browser; the test next
+ * to this file checks that both agree.
  */
-
-/** Cell sizes and periods the heatmap page offers (other values fall back as the page does). */
-const HEATMAP_CELL_SIZES: readonly number[] = [5, 10, 25, 50];
-const HEATMAP_PAGE_DAYS: readonly number[] = [1, 7, 14, 30];
+import { heatmapDashboardUrl } from '@framedeck/alerts';
 
 export type HeatmapPlace = {
   mapId: string;
@@ -17,15 +14,7 @@ export type HeatmapPlace = {
   focus?: { x: number; y: number } | undefined;
 };
 
-/**
- * The heatmap page at a place: frame time of the given build, that cell size and period (a
- * period the page does not offer becomes its longest), outlining the cell at `focus`.
- */
+/** The heatmap page at a place: frame time of the given build, outlining the cell at `focus`. */
 export function heatmapLink(appOrigin: string, projectId: string, place: HeatmapPlace): string {
-  const params = new URLSearchParams({ mapId: place.mapId, metric: 'frame_time' });
-  if (place.buildId) params.set('build', place.buildId);
-  if (HEATMAP_CELL_SIZES.includes(place.cellSize)) params.set('cellSize', String(place.cellSize));
-  params.set('days', String(HEATMAP_PAGE_DAYS.includes(place.days) ? place.days : HEATMAP_PAGE_DAYS.at(-1)!));
-  if (place.focus) params.set('focus', `${place.focus.x},${place.focus.y}`);
-  return `${appOrigin}/projects/${encodeURIComponent(projectId)}/heatmap?${params.toString()}`;
+  return heatmapDashboardUrl(appOrigin, { projectId, metric: 'frame_time', ...place });
 }

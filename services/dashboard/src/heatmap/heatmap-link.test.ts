@@ -11,7 +11,7 @@ describe('heatmap link', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       mapId: 'bridge',
       metric: 'frame_time',
-      build: '1.5.0',
+      buildId: '1.5.0',
       cellSize: '10',
       days: '14',
       focus: '502.5,-7.5',
@@ -23,7 +23,7 @@ describe('heatmap link', () => {
     const url = new URL(heatmapLink('p', { mapId: 'm', cellSize: 25, days: 90 }), 'http://x');
     expect(url.searchParams.get('days')).toBe('30');
     expect(url.searchParams.has('focus')).toBe(false);
-    expect(url.searchParams.has('build')).toBe(false);
+    expect(url.searchParams.has('buildId')).toBe(false);
   });
 
   it('reads no focus from a missing or hand-edited parameter', () => {

@@ -18,7 +18,7 @@ export type HeatmapPlace = {
  */
 export function heatmapLink(projectId: string, place: HeatmapPlace): string {
   const params = new URLSearchParams({ mapId: place.mapId, metric: 'frame_time' });
-  if (place.buildId) params.set('build', place.buildId);
+  if (place.buildId) params.set('buildId', place.buildId);
   if ((CELL_SIZES as readonly number[]).includes(place.cellSize)) params.set('cellSize', String(place.cellSize));
   const days = (HEATMAP_DAYS as readonly number[]).includes(place.days) ? place.days : HEATMAP_DAYS.at(-1)!;
   params.set('days', String(days));

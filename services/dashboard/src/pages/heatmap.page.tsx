@@ -57,9 +57,9 @@ export function HeatmapPage({ projectId }: { projectId: string }) {
 }
 
 /**
- * The heatmap's links from elsewhere (the Builds page's regressions, alert notifications,
- * `framedeck perf-diff`) name the build `build=`; the page's filters use the API's `buildId`.
- * A `build=` is rewritten to `buildId=` once, rather than silently showing every build.
+ * Links made before the page took the API's `buildId` (the Builds page's regressions and
+ * `framedeck perf-diff` printed `build=`, and may sit in CI logs): a `build=` is rewritten to
+ * `buildId=` once, rather than silently showing every build.
  */
 function useLegacyBuildParam() {
   const { search, pathname, navigate } = useRouter();
