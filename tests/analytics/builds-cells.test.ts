@@ -53,6 +53,34 @@ function build(
   });
 }
 
+/**
+ * `sessions` sessions of a PC build, each leaving 20 samples in one cell with a slowdown of its
+ * own (σ ≈ 15 %): samples of a session are correlated, as a player's settings and the scene make
+ * them in real play.
+ */
+function sessionBuild(buildId: string, sessions: number, mapId: string): FixtureEvent[] {
+  return Array.from({ length: sessions }, (_, s) => {
+    const [cx, cy] = [Math.floor(uniform() * 8), Math.floor(uniform() * 8)];
+    const factor = 1 + noise(0.15);
+    return Array.from({ length: 20 }, (_, i): FixtureEvent => {
+      const frameTimeMs = (PLATFORM_MS.pc + noise(2)) * factor;
+      return {
+        projectId: t.projectId,
+        eventName: 'frame',
+        at: new Date(NOW.getTime() - (1 + (s % 5)) * 3_600_000 + i * 1000),
+        playerId: `${buildId}-p${s}`,
+        sessionId: `${buildId}-s${s}`,
+        mapId,
+        position: [cx * 25 + 1 + uniform() * 23, cy * 25 + 1 + uniform() * 23],
+        fps: 1000 / frameTimeMs,
+        frameTimeMs,
+        platform: 'pc',
+        buildId,
+      };
+    });
+  }).flat();
+}
+
 const rule = { confidence: 0.95, thresholdPercent: 5, minSamples: 30 };
 const query = (mapId: string, base: string, target: string, extra: Partial<BuildCellsQuery> = {}): BuildCellsQuery => ({
   projectId: t.projectId,
@@ -80,8 +108,11 @@ beforeAll(async () => {
     // Identical builds, for the false-positive rate.
     ...build('same-a', 20_000, { pcShare: 0.5, mapId: 'yard' }),
     ...build('same-b', 20_000, { pcShare: 0.5, mapId: 'yard' }),
+    // Identical builds whose samples come in correlated sessions.
+    ...sessionBuild('sess-a', 1_000, 'plaza'),
+    ...sessionBuild('sess-b', 1_000, 'plaza'),
   ]);
-  for (const mapId of ['bridge', 'docks', 'yard']) {
+  for (const mapId of ['bridge', 'docks', 'yard', 'plaza']) {
     const upload = await uploadMap(api, {
       key: t.keys.readWrite!,
       projectId: t.projectId,
@@ -131,6 +162,19 @@ describe('spatial build comparison', () => {
     const result = await compareBuildCells(api.clickhouse, query('yard', 'same-a', 'same-b'));
     expect(result.testedCells).toBe(64);
     expect(result.cells.filter((c) => c.verdict === 'worse' || c.verdict === 'better')).toEqual([]);
+  });
+
+  it('identical builds in correlated sessions: nothing flagged, where samples taken as independent would be', async () => {
+    const result = await compareBuildCells(api.clickhouse, query('plaza', 'sess-a', 'sess-b'));
+    expect(result.testedCells).toBeGreaterThan(50);
+    expect(result.cells.filter((c) => c.verdict === 'worse' || c.verdict === 'better')).toEqual([]);
+    // One platform, so without the design effect z would be √deff times larger.
+    const effect = result.designEffects.pc!;
+    expect(effect).toBeGreaterThan(3);
+    const naive = result.cells.filter(
+      (c) => c.z !== null && Math.abs(c.z * Math.sqrt(effect)) > result.criticalZ && Math.abs(c.deltaPercent!) > 5,
+    );
+    expect(naive.length).toBeGreaterThan(0);
   });
 
   it('the rollups give the cells the plain query over events gives', async () => {

@@ -1,6 +1,14 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { CELL_AGGREGATES } from './cell-aggregates.js';
-import { criticalZ, testCell, type CellTest, type CellTestRule, type StratumStats } from './cell-regression.js';
+import {
+  criticalZ,
+  designEffect,
+  testCell,
+  type CellTest,
+  type CellTestRule,
+  type SessionGroupSums,
+  type StratumStats,
+} from './cell-regression.js';
 import {
   BYTES_PER_MB,
   cellCentre,
@@ -62,7 +70,15 @@ export type BuildCellsComparison = {
   testedCells: number;
   criticalZ: number;
   source: QuerySource;
+  /** Per platform: how much a session's samples in a cell inflate the variance (cell-regression.ts). */
+  designEffects: Record<string, number>;
 };
+
+/**
+ * Frame samples read to estimate the design effects: the first this many of the compared
+ * builds' samples on the map, so the estimate costs the same whatever the volume.
+ */
+export const DESIGN_EFFECT_SAMPLE_ROWS = 500_000;
 
 /** Column aliases carry a c_ prefix: an alias named like a column (fps) would replace it in WHERE. */
 type StratumRow = {
@@ -89,7 +105,7 @@ export async function compareBuildCells(
   const { cell, from } = cellSelection(heatmap, source, { byDimension: true });
   const a = CELL_AGGREGATES[source];
   const rows: SqlFragment = sql`FROM ${from} AND build_id IN (${q.base}, ${q.target})`;
-  const [strata, sides] = await Promise.all([
+  const [strata, sides, groupSums] = await Promise.all([
     clickhouse.rows<StratumRow>(sql`SELECT ${cell} AS cell, build_id, platform,
         ${raw(a.frameSamples)} AS c_n, ${raw(a.frameTimeMean)} AS c_mean, ${raw(a.frameTimeVariance)} AS c_variance
       ${rows} GROUP BY cell, build_id, platform`),
@@ -98,8 +114,61 @@ export async function compareBuildCells(
         ${raw(a.memoryBytes)} AS c_memory, ${raw(a.gpuTime)} AS c_gpu, ${raw(a.gameThread)} AS c_game,
         ${raw(a.renderThread)} AS c_render, ${raw(a.hitches33)} AS c_h33, ${raw(a.hitches50)} AS c_h50
       ${rows} GROUP BY cell, build_id ORDER BY cell`),
+    sessionGroupSums(clickhouse, heatmap, q),
   ]);
-  return judgeCells(strata, sides, q, source);
+  const designEffects = new Map(groupSums.map((r) => [r.platform, designEffect(toGroupSums(r))]));
+  return judgeCells(strata, sides, q, source, designEffects);
+}
+
+type GroupSumsRow = { platform: string } & Record<
+  'frames' | 'groups' | 'cells' | 'within_squares' | 'between_squares' | 'size_squares_over_cell' | 'size_squares',
+  number
+>;
+
+const toGroupSums = (r: GroupSumsRow): SessionGroupSums => ({
+  frames: Number(r.frames),
+  groups: Number(r.groups),
+  cells: Number(r.cells),
+  withinSquares: Number(r.within_squares),
+  betweenSquares: Number(r.between_squares),
+  sizeSquaresOverCellFrames: Number(r.size_squares_over_cell),
+  sizeSquares: Number(r.size_squares),
+});
+
+/**
+ * Per platform, the ANOVA sums of frame time over (cell, build, session) groups that the
+ * design effect is estimated from (SessionGroupSums), over a bounded sample of the compared
+ * builds' raw frame samples: the rollups keep no sessions. Sums of squares are taken per group
+ * as Σx² − (Σx)²/n and per cell as Σ (Σx)²/n − (Σ_cell x)²/N (no window functions on 18.16).
+ */
+async function sessionGroupSums(
+  clickhouse: ClickHouseReader,
+  heatmap: HeatmapQuery,
+  q: BuildCellsQuery,
+): Promise<GroupSumsRow[]> {
+  const { cell, from } = cellSelection(heatmap, 'events');
+  return clickhouse.rows<GroupSumsRow>(sql`SELECT platform,
+        sum(cell_frames) AS frames, sum(length(ns)) AS groups, count() AS cells,
+        sum(arraySum(arrayMap((n, s, ss) -> ss - s * s / n, ns, sums, squares))) AS within_squares,
+        sum(arraySum(arrayMap((n, s) -> s * s / n, ns, sums)) - cell_sum * cell_sum / cell_frames) AS between_squares,
+        sum(arraySum(arrayMap(n -> n * n, ns)) / cell_frames) AS size_squares_over_cell,
+        sum(arraySum(arrayMap(n -> n * n, ns))) AS size_squares
+      FROM (
+        SELECT platform, groupArray(n) AS ns, groupArray(s) AS sums, groupArray(ss) AS squares,
+               sum(n) AS cell_frames, sum(s) AS cell_sum
+          FROM (
+            SELECT platform, cell, build_id, session_id, count() AS n,
+                   sum(toFloat64(frame_time_ms)) AS s, sum(toFloat64(frame_time_ms) * frame_time_ms) AS ss
+              FROM (
+                SELECT platform, ${cell} AS cell, build_id, session_id, frame_time_ms
+                  FROM ${from} AND build_id IN (${q.base}, ${q.target}) AND frame_time_ms > 0
+                 LIMIT ${DESIGN_EFFECT_SAMPLE_ROWS}
+              )
+             GROUP BY platform, cell, build_id, session_id
+          )
+         GROUP BY platform, cell, build_id
+      )
+      GROUP BY platform`);
 }
 
 const EMPTY_SIDE: BuildCellSide = {
@@ -146,6 +215,7 @@ function judgeCells(
   sides: readonly SideRow[],
   q: BuildCellsQuery,
   source: QuerySource,
+  designEffects: ReadonlyMap<string, number>,
 ): BuildCellsComparison {
   const byCell = new Map<number, { base: Map<string, StratumStats>; target: Map<string, StratumStats> }>();
   for (const r of strata) {
@@ -169,7 +239,7 @@ function judgeCells(
       return {
         x: cellCentre(cell % nx, q.bounds.worldMinX, q.cellSize),
         y: cellCentre(Math.floor(cell / nx), q.bounds.worldMinY, q.cellSize),
-        ...testCell(base, target, q, zCritical),
+        ...testCell(base, target, q, zCritical, designEffects),
         base: side(q.base),
         target: side(q.target),
       };
@@ -185,5 +255,12 @@ function judgeCells(
       impact: c.target.samples * c.deltaMs!,
     }))
     .sort((a, b) => b.impact - a.impact);
-  return { cells, regressions, testedCells: testable, criticalZ: zCritical, source };
+  return {
+    cells,
+    regressions,
+    testedCells: testable,
+    criticalZ: zCritical,
+    source,
+    designEffects: Object.fromEntries(designEffects),
+  };
 }

@@ -14,9 +14,14 @@
  *  - practically: |D| is more than `thresholdPercent` of the base mean (a 1 % change is not
  *    a regression a player notices, however many samples prove it).
  * `insufficient` when no platform has enough samples on both sides.
- * NOTE: frames of one session are correlated, which the Welch test ignores (its standard error
- * is too small); the Bonferroni correction and the practical threshold are what keep false
- * positives down in practice — measured in tests/analytics/builds-cells.test.ts.
+ * Sessions. Frame samples of one session in one cell are correlated (the player's hardware
+ * settings, the scene at that moment), so they carry less information than independent ones:
+ * the Welch standard error alone is too small, and identical builds were flagged on 18 % of
+ * simulated maps when sessions left 3 samples per cell, 82 % with 10 (cell-regression.false-
+ * positives.test.ts). Each platform's variance term is therefore multiplied by its design
+ * effect 1 + (m − 1)ρ (Kish): ρ the intraclass correlation of frame time within a session's
+ * samples in a cell (one-way ANOVA over session groups, within each cell and build), m the
+ * samples-weighted mean group size, both estimated from the compared builds' events.
  */
 
 export type CellVerdict = 'better' | 'worse' | 'unchanged' | 'insufficient';
@@ -67,12 +72,50 @@ export function criticalZ(confidence: number, tests: number): number {
   return normalQuantile(1 - (1 - confidence) / (2 * Math.max(1, tests)));
 }
 
-/** One cell's verdict from its per-platform statistics (see the module comment). */
+/**
+ * Sums over the samples of one platform grouped by (cell, build, session), from which the
+ * intraclass correlation is estimated: `frames` N, `groups` G (cell × build × session),
+ * `cells` C (cell × build), `withinSquares` Σ (x − group mean)², `betweenSquares` Σ n_g ×
+ * (group mean − cell mean)², `sizeSquaresOverCellFrames` Σ_c Σ_g n_g² / N_c, `sizeSquares` Σ n_g².
+ */
+export type SessionGroupSums = {
+  frames: number;
+  groups: number;
+  cells: number;
+  withinSquares: number;
+  betweenSquares: number;
+  sizeSquaresOverCellFrames: number;
+  sizeSquares: number;
+};
+
+/**
+ * The variance inflation of a mean over session-grouped samples, 1 + (m − 1)ρ, where ρ is the
+ * one-way ANOVA estimate of the intraclass correlation (with unequal group sizes:
+ * n0 = (N − Σ n_g²/N_c) / (G − C)), clamped to [0, 1], and m = Σ n_g² / N. 1 when the sums
+ * hold no evidence of grouping (one sample per group, or too few groups).
+ */
+export function designEffect(s: SessionGroupSums): number {
+  const withinDf = s.frames - s.groups;
+  const betweenDf = s.groups - s.cells;
+  if (withinDf <= 0 || betweenDf <= 0) return 1;
+  const withinMean = s.withinSquares / withinDf;
+  const betweenMean = s.betweenSquares / betweenDf;
+  const n0 = (s.frames - s.sizeSquaresOverCellFrames) / betweenDf;
+  const denominator = betweenMean + (n0 - 1) * withinMean;
+  const rho = denominator > 0 ? Math.min(1, Math.max(0, (betweenMean - withinMean) / denominator)) : 0;
+  return 1 + (s.sizeSquares / s.frames - 1) * rho;
+}
+
+/**
+ * One cell's verdict from its per-platform statistics (see the module comment); `designEffects`
+ * by platform (default 1: samples taken as independent).
+ */
 export function testCell(
   base: ReadonlyMap<string, StratumStats>,
   target: ReadonlyMap<string, StratumStats>,
   rule: CellTestRule,
   zCritical: number,
+  designEffects: ReadonlyMap<string, number> = new Map(),
 ): CellTest {
   const strata = [...base.keys()]
     .filter((p) => base.get(p)!.samples >= rule.minSamples && (target.get(p)?.samples ?? 0) >= rule.minSamples)
@@ -89,7 +132,7 @@ export function testCell(
     const w = b.samples / baseTotal;
     delta += w * (t.mean - b.mean);
     baseMean += w * b.mean;
-    variance += w * w * (t.variance / t.samples + b.variance / b.samples);
+    variance += w * w * (designEffects.get(p) ?? 1) * (t.variance / t.samples + b.variance / b.samples);
   }
   const z = variance > 0 ? delta / Math.sqrt(variance) : delta === 0 ? 0 : Math.sign(delta) * Infinity;
   const deltaPercent = baseMean > 0 ? (delta / baseMean) * 100 : null;

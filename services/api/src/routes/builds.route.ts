@@ -209,6 +209,14 @@ const BuildComparisonSchema = z
       .meta({ description: 'With mapId: the worse cells, largest impact first.' }),
     testedCells: z.int().optional(),
     criticalZ: z.number().optional().meta({ description: '|z| a cell had to exceed (Bonferroni over testedCells).' }),
+    designEffects: z
+      .record(z.string(), z.number())
+      .optional()
+      .meta({
+        description:
+          'With mapId, per platform: the factor (≥ 1) each platform’s variance was multiplied by because one ' +
+          'session’s samples in a cell are correlated, 1 + (m − 1)ρ, estimated from the compared builds’ events.',
+      }),
   })
   .meta({
     id: 'BuildComparison',
@@ -308,6 +316,7 @@ export const compareBuildsRoute = defineRoute({
             regressions: cells.regressions,
             testedCells: cells.testedCells,
             criticalZ: cells.criticalZ,
+            designEffects: cells.designEffects,
           }
         : {}),
     };

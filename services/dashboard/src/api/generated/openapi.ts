@@ -1157,6 +1157,10 @@ export interface components {
       cells?: components['schemas']['BuildCell'][];
       /** @description |z| a cell had to exceed (Bonferroni over testedCells). */
       criticalZ?: number;
+      /** @description With mapId, per platform: the factor (≥ 1) each platform’s variance was multiplied by because one session’s samples in a cell are correlated, 1 + (m − 1)ρ, estimated from the compared builds’ events. */
+      designEffects?: {
+        [key: string]: number;
+      };
       /** @description The flat list perf-diff gates on. */
       diffs: components['schemas']['BuildMetricDiff'][];
       /** @description Maps where both builds have samples. */
