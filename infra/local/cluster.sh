@@ -291,33 +291,45 @@ cmd_up() {
   log "cluster ready in $((SECONDS - t0)) s: ${components[*]} (status: FRAMEDECK_TOPOLOGY=cluster bash infra/local/status.sh)"
 }
 
-stop_cluster_component() {
-  local name="$1" pid deadline
-  if ! pid="$(pid_of "$name")"; then
-    [[ -f "$(pid_file "$name")" ]] && log "$name: not running (removing stale pid file)"
-    rm -f "$(pid_file "$name")"
-    return
-  fi
-  log "$name: stopping pid $pid"
-  kill -TERM "$pid" 2>/dev/null || true
+# stop_together NAME…: SIGTERM to each (started by this script), then up to 30 s for all of them,
+# then SIGKILL to what is left. Together, not one by one: a KRaft broker shutting down cleanly
+# needs a controller quorum, which the last broker stopped alone no longer has.
+stop_together() {
+  local name pid pids=() deadline
+  for name in "$@"; do
+    if ! pid="$(pid_of "$name")"; then
+      [[ -f "$(pid_file "$name")" ]] && log "$name: not running (removing stale pid file)"
+      rm -f "$(pid_file "$name")"
+      continue
+    fi
+    log "$name: stopping pid $pid"
+    kill -TERM "$pid" 2>/dev/null || true
+    pids+=("$name:$pid")
+  done
   deadline=$((SECONDS + 30))
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "$name: still running after 30 s, sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$(pid_file "$name")"
+  for entry in "${pids[@]+"${pids[@]}"}"; do
+    name="${entry%%:*}" pid="${entry##*:}"
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "$name: still running after 30 s, sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$(pid_file "$name")"
+  done
 }
 
 cmd_down() {
-  local components=("$@") i
-  # Reverse start order: ZooKeeper last, so the ClickHouse servers close their sessions.
-  if ((${#components[@]} == 0)); then
-    for ((i = ${#CLUSTER_COMPONENTS[@]} - 1; i >= 0; i--)); do components+=("${CLUSTER_COMPONENTS[i]}"); done
-  fi
-  mapfile -t components < <(resolve_cluster_components "${components[@]}")
+  local requested=" $* " group c wanted
+  ((${#@})) && resolve_cluster_components "$@" >/dev/null
   lock_cluster
-  for c in "${components[@]}"; do stop_cluster_component "$c"; done
+  # Reverse start order, by group: the brokers, the balancer, the ClickHouse servers, and
+  # ZooKeeper last, so the servers close their sessions.
+  for group in "${KAFKA_COMPONENTS[*]}" clickhouse-balancer "${CLICKHOUSE_COMPONENTS[*]}" zookeeper; do
+    wanted=()
+    for c in $group; do [[ "$requested" == "  " || "$requested" == *" $c "* ]] && wanted+=("$c"); done
+    ((${#wanted[@]})) && stop_together "${wanted[@]}"
+  done
+  return 0
 }
 
 cmd_status() {
