@@ -261,16 +261,21 @@ describe('cluster topology', () => {
       body: form,
     });
     expect(upload.status).toBe(201);
-    const insights = await fetch(
-      `${CLUSTER_API}/api/v1/projects/${tenant.projectId}/insights?metric=count&groupBy=event_name&days=7`,
-      { headers },
-    );
-    expect(insights.status).toBe(200);
-    const { data } = (await insights.json()) as { data: { rows: { group: string; value: number }[]; total: number } };
-    expect(Object.fromEntries(data.rows.map((r) => [r.group, r.value]))).toMatchObject({
-      spread: 500,
-      redelivered: 50,
+    // The consumer feeds the rollups (which answer insights) right after it stored the events.
+    const counts = async () => {
+      const res = await fetch(
+        `${CLUSTER_API}/api/v1/projects/${tenant.projectId}/insights?metric=count&groupBy=event_name&days=7`,
+        { headers },
+      );
+      expect(res.status).toBe(200);
+      const { data } = (await res.json()) as { data: { rows: { group: string; value: number }[] } };
+      return Object.fromEntries(data.rows.map((r) => [r.group, r.value]));
+    };
+    await waitFor(async () => (await counts()).spread === 500 && (await counts()).redelivered === 50, {
+      timeoutMs: 60_000,
+      what: 'the insights to count 500 spread and 50 redelivered events',
     });
+    expect(await counts()).toEqual({ spread: 500, redelivered: 50 });
 
     await waitFor(
       async () => {
