@@ -241,7 +241,7 @@ try {
     await seedDemo(demo, addresses);
     lines.push(
       '',
-      `Demo tenant ${demo.reused ? '(reused from ${DEMO_FILE})' : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
+      `Demo tenant ${demo.reused ? `(reused from ${DEMO_FILE})` : '(created)'}: project "${demo.projectName}" ${demo.projectId}`,
       `  Sign in        ${demo.user.email} / ${demo.user.password}`,
       ...Object.entries(demo.keys).map(([preset, key]) => `  ${`${preset} key`.padEnd(17)}${key}`),
     );
