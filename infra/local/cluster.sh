@@ -180,7 +180,7 @@ wait_clickhouse_node() {
   clickhouse_admin_ok "$port" || die "$1: up, but $CLICKHOUSE_ADMIN_USER cannot log in (see $(component_log "$1"))"
 }
 
-start_clickhouse-balancer() {
+start_clickhouse_balancer() {
   local n backends=()
   for ((n = 1; n <= CLICKHOUSE_NODES; n++)); do backends+=("$HOST:$(clickhouse_node_http_port "$n")"); done
   log "clickhouse-balancer: starting on $HOST:$CLICKHOUSE_HTTP_BASE"
@@ -189,7 +189,7 @@ start_clickhouse-balancer() {
     --backends "$(IFS=,; echo "${backends[*]}")"
 }
 
-wait_clickhouse-balancer() { wait_for clickhouse-balancer 30 "$(component_log clickhouse-balancer)" clickhouse_ping "$CLICKHOUSE_HTTP_BASE"; }
+wait_clickhouse_balancer() { wait_for clickhouse-balancer 30 "$(component_log clickhouse-balancer)" clickhouse_ping "$CLICKHOUSE_HTTP_BASE"; }
 
 # Kafka ---------------------------------------------------------------------------------------
 
@@ -238,23 +238,18 @@ wait_kafka_broker() { wait_for "$1" 120 "$(component_log "$1")" kafka_broker_rea
 
 # Commands ------------------------------------------------------------------------------------
 
-start_component() {
+# Which start_*/wait_* pair handles a component.
+component_kind() {
   case "$1" in
-    zookeeper) start_zookeeper ;;
-    clickhouse-balancer) start_clickhouse-balancer ;;
-    clickhouse-*) start_clickhouse_node "$1" ;;
-    kafka-*) start_kafka_broker "$1" ;;
+    zookeeper) echo zookeeper ;;
+    clickhouse-balancer) echo clickhouse_balancer ;;
+    clickhouse-*) echo clickhouse_node ;;
+    kafka-*) echo kafka_broker ;;
   esac
 }
 
-wait_component() {
-  case "$1" in
-    zookeeper) wait_zookeeper ;;
-    clickhouse-balancer) wait_clickhouse-balancer ;;
-    clickhouse-*) wait_clickhouse_node "$1" ;;
-    kafka-*) wait_kafka_broker "$1" ;;
-  esac
-}
+start_component() { "start_$(component_kind "$1")" "$1"; }
+wait_component() { "wait_$(component_kind "$1")" "$1"; }
 
 lock_cluster() {
   mkdir -p "$CLUSTER_DIR"
