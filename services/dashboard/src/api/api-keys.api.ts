@@ -22,7 +22,7 @@ export const KEY_PRESET_INFO: Record<KeyPreset, { label: string; scopes: string[
   ci: {
     label: 'CI (automated runs)',
     scopes: ['events:write', 'events:synthetic'],
-    use: 'Ingestion from automated QA runs: every event it sends is stored as source automated.',
+    use: 'Automated QA runs (CI, test bots, soak tests): every event sent with it is stored as source automated.',
   },
   read: {
     label: 'Read-only',
