@@ -13,7 +13,8 @@ export type SenderOptions = {
   apiKey?: string;
   /**
    * Where the run contract and the fallbacks above are read, once, at construction
-   * (run-contract.ts); process.env unless given. Tests and embedders pass their own.
+   * (run-contract.ts); the process environment (config.ts) unless given. Tests and embedders
+   * pass their own.
    */
   env?: EnvSource;
   /** The run stamped on every event; read from `env` (FRAMEDECK_BUILD_ID, …) unless given. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createLogger } from '@framedeck/logging';
 import { migrateAll } from '../../../services/cli/src/commands/migrate.command.js';
 import { loadCliConfig } from '../../../services/cli/src/config.js';
-import { REPO_ROOT } from '../../support/test-env.js';
+import { inheritedEnv, REPO_ROOT } from '../../support/test-env.js';
 import { CLUSTER_ENV } from './cluster-env.js';
 
 /**
@@ -11,5 +11,5 @@ import { CLUSTER_ENV } from './cluster-env.js';
  */
 export default async function setup(): Promise<void> {
   execFileSync('bash', [`${REPO_ROOT}infra/local/cluster.sh`, 'up'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  await migrateAll(loadCliConfig({ ...process.env, ...CLUSTER_ENV }), createLogger('cluster-test-setup', 'warn'));
+  await migrateAll(loadCliConfig(inheritedEnv(CLUSTER_ENV)), createLogger('cluster-test-setup', 'warn'));
 }
