@@ -210,13 +210,15 @@ async function loadProject(rows) {
 
 // Earlier runs' rows go first (this database is the bench's own) unless they are reused.
 if (process.env.BENCH_REUSE === '0' || (!(await reusableProject(BASE_ROWS)) && !(await reusableProject(ROWS)))) {
-  for (const table of [
-    'events',
-    'rollup_heatmap_cells',
-    'rollup_daily_counts',
-    'rollup_project_hours',
-    'rollup_build_stats',
-  ]) {
+  // The events and every rollup (their rows are the data set's, nothing else writes this database).
+  const tables = await (
+    await clickhouse.query({
+      query: `SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'
+                AND (name = 'events' OR name LIKE 'rollup\\_%' OR name IN ('player_days', 'player_activity'))`,
+      format: 'JSONEachRow',
+    })
+  ).json();
+  for (const { name: table } of tables) {
     const partitions = await (
       await clickhouse.query({
         query: `SELECT DISTINCT partition_id FROM system.parts WHERE database = currentDatabase() AND table = ${literal(table)} AND active`,

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { bootstrapTenant } from '@framedeck/accounts';
 import { loggingSection, notificationsSection, addressesSection } from '@framedeck/config';
 import { DEFAULT_THRESHOLD_PROFILE } from '@framedeck/alerts';
+import { reportedQuantile } from '@framedeck/analytics';
 import { createLogger } from '@framedeck/logging';
 import { generateWebhookSecret } from '@framedeck/notifications';
 import {
@@ -405,7 +406,7 @@ describe('alert evaluation on real heatmap cells', () => {
       {
         x: 12.5,
         y: 12.5,
-        value: 62.5,
+        value: reportedQuantile(62.5),
         eventCount: 100,
         failing: true,
         dashboardUrl: `${heatmapUrl('p99_frame_time')}&focus=12.5%2C12.5`,
@@ -413,7 +414,7 @@ describe('alert evaluation on real heatmap cells', () => {
       {
         x: 37.5,
         y: 12.5,
-        value: 40,
+        value: reportedQuantile(40),
         eventCount: 100,
         failing: false,
         dashboardUrl: `${heatmapUrl('p99_frame_time')}&focus=37.5%2C12.5`,

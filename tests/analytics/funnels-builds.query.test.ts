@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { compareBuilds, queryBuilds, queryFunnel, type DimensionFilter } from '@framedeck/analytics';
+import { compareBuilds, queryBuilds, queryFunnel, reportedQuantile, type DimensionFilter } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
 
@@ -123,7 +123,13 @@ describe('builds', () => {
   it('compares two builds: stats, deltas and a verdict per metric, overall and per common map', async () => {
     const result = await compare(30);
     const m = result.overall.metrics;
-    expect(result.overall.base.fps).toEqual({ samples: 45, avg: 60, p50: 60, p95: 60, p99: 60 });
+    expect(result.overall.base.fps).toEqual({
+      samples: 45,
+      avg: 60,
+      p50: reportedQuantile(60),
+      p95: reportedQuantile(60),
+      p99: reportedQuantile(60),
+    });
     expect(m.fps.delta.avg).toBeCloseTo(-10, 5);
     expect(m.fps.deltaPercent).toBeCloseTo(-16.667, 2);
     expect(m.fps.verdict).toBe('worse');
@@ -131,7 +137,7 @@ describe('builds', () => {
     expect(m.memory.verdict).toBe('better'); // 1000 MB → 800 MB
     expect(result.overall.target.memory.avg).toBeCloseTo(800, 6);
     expect(m.game_thread.verdict).toBe('unchanged'); // same mean (8 ms)…
-    expect(m.game_thread.delta.p95).toBeCloseTo(4, 5); // …but a wider tail: 12 vs 8
+    expect(m.game_thread.delta.p95).toBeCloseTo(reportedQuantile(12) - reportedQuantile(8), 5); // …but a wider tail: 12 vs 8
     expect(m.gpu_time).toEqual({
       delta: { avg: null, p50: null, p95: null, p99: null },
       deltaPercent: null,

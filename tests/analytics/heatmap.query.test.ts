@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter, type ClickHouseReader } from '@framedeck/clickhouse';
-import { queryHeatmap, type HeatmapQuery } from '@framedeck/analytics';
+import { queryHeatmap, reportedQuantile, type HeatmapQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
@@ -55,8 +55,8 @@ describe('heatmap cells', () => {
         avg_frame_time: 24,
         avg_memory: 150,
         avg_gpu_time: null,
-        p95_frame_time: 32, // nearest rank of {16, 32}
-        p99_frame_time: 32,
+        p95_frame_time: reportedQuantile(32), // nearest rank of {16, 32}
+        p99_frame_time: reportedQuantile(32),
         hitch_share_33ms: 0, // 32 ms is within the 33.3 ms budget
         hitch_share_50ms: 0,
         weight: expect.closeTo(24 / 50, 9),
@@ -69,8 +69,8 @@ describe('heatmap cells', () => {
         avg_frame_time: 10,
         avg_memory: 0,
         avg_gpu_time: 4,
-        p95_frame_time: 10,
-        p99_frame_time: 10,
+        p95_frame_time: reportedQuantile(10),
+        p99_frame_time: reportedQuantile(10),
         hitch_share_33ms: 0,
         hitch_share_50ms: 0,
         weight: expect.closeTo(10 / 50, 9),
@@ -83,8 +83,8 @@ describe('heatmap cells', () => {
         avg_frame_time: 50,
         avg_memory: 512,
         avg_gpu_time: 10,
-        p95_frame_time: 50,
-        p99_frame_time: 50,
+        p95_frame_time: reportedQuantile(50),
+        p99_frame_time: reportedQuantile(50),
         hitch_share_33ms: 1, // 50 ms is over 33.3 ms...
         hitch_share_50ms: 0, // ...but not over 50 ms
         weight: 1,
@@ -120,8 +120,8 @@ describe('heatmap cells', () => {
       now: NOW,
     });
     expect(cell).toMatchObject({
-      p95_frame_time: 40,
-      p99_frame_time: 60,
+      p95_frame_time: reportedQuantile(40),
+      p99_frame_time: reportedQuantile(60),
       hitch_share_33ms: 0.11,
       hitch_share_50ms: 0.04,
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter } from '@framedeck/clickhouse';
-import { MIN_SAMPLES, queryWorstAreas, type WorstAreasQuery } from '@framedeck/analytics';
+import { MIN_SAMPLES, queryWorstAreas, reportedQuantile, type WorstAreasQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
 import { daysBefore, insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
@@ -23,7 +23,7 @@ const frames = (n: number, x: number, y: number, frameTimeMs: number, platform: 
     platform,
   }));
 
-// Cells of 25 units, hand-ranked (quantileTiming: the value at index ⌊level × n⌋ in order).
+// Cells of 25 units, hand-ranked by nearest-rank value (reported as its log bucket, reportedQuantile).
 const fixture: FixtureEvent[] = [
   // A (-87.5, 12.5): 20 PC frames of 10 ms, 20 Switch frames of 40 ms: p95 = p99 = 40, half hitches.
   ...frames(20, -90, 10, 10, 'pc'),
@@ -84,8 +84,8 @@ describe('worst areas', () => {
       x: -87.5,
       y: 12.5,
       samples: 40,
-      p95_frame_time: 40,
-      p99_frame_time: 40,
+      p95_frame_time: reportedQuantile(40),
+      p99_frame_time: reportedQuantile(40),
       hitch_share_33ms: 0.5,
       hitch_share_50ms: 0,
       avg_fps: 62.5, // (20 × 100 + 20 × 25) / 40
@@ -96,7 +96,7 @@ describe('worst areas', () => {
     });
     expect(areas[0]).toMatchObject({
       samples: 100,
-      p99_frame_time: 90,
+      p99_frame_time: reportedQuantile(90),
       hitch_share_50ms: 0.04,
       platforms: [
         { platform: 'xbox', samples: 96 },

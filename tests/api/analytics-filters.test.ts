@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
+import { reportedQuantile } from '@framedeck/analytics';
 import { uploadMap } from '../analytics/api-helpers.js';
 import { insertEvents, type FixtureEvent } from '../analytics/event-fixtures.js';
 import { startApi, type TestApi } from './support/api-harness.js';
@@ -69,8 +70,8 @@ describe('GET …/heatmap/worst-areas', () => {
         x: -87.5, // p95 16 ms like the other cell: more samples first
         y: 12.5,
         samples: 2,
-        p95_frame_time: 16,
-        p99_frame_time: 16,
+        p95_frame_time: reportedQuantile(16),
+        p99_frame_time: reportedQuantile(16),
         hitch_share_33ms: 0,
         hitch_share_50ms: 0,
         avg_fps: 60,

@@ -143,8 +143,8 @@ export async function expectRollupsCountEachEventOnce(
         (SELECT countIf(has_position = 1) FROM events FINAL WHERE project_id = ${projectId}) AS positioned,
         (SELECT sum(events) FROM rollup_daily_counts WHERE project_id = ${projectId}) AS daily_counts,
         (SELECT countMerge(events) FROM rollup_project_hours WHERE project_id = ${projectId}) AS project_hours,
-        (SELECT countMerge(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
-        (SELECT countMerge(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells`,
+        (SELECT sum(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
+        (SELECT sum(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells`,
     );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };

@@ -2,6 +2,7 @@ import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/cl
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import { BYTES_PER_MB } from './heatmap.query.js';
 import type { QuerySource } from './query-source.js';
+import { histogramOfRollupSql, histogramOfValuesSql, histogramQuantilesSql } from './log-histogram.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 import { compareStats, type MetricComparison, type MetricStats } from './builds.verdict.js';
 
@@ -9,7 +10,8 @@ export const BUILDS_DAYS = [7, 14, 30, 90] as const;
 export const BUILDS_DEFAULTS = { days: 30, limit: 50 } as const;
 
 /** An event carries performance data when it has a frame sample. */
-const HAS_SAMPLE = raw('(fps > 0 OR frame_time_ms > 0)');
+const HAS_SAMPLE_TEXT = '(fps > 0 OR frame_time_ms > 0)';
+const HAS_SAMPLE = raw(HAS_SAMPLE_TEXT);
 
 export type BuildSummary = {
   buildId: string;
@@ -36,7 +38,7 @@ export type BuildsQuery = {
 
 /**
  * Build ids that have performance data in the range, most recently seen first: from
- * rollup_build_stats (clickhouse/007, one row per day, build, map, platform and source), or
+ * rollup_build_stats (clickhouse/014, one row per day, build, map, platform and source), or
  * the plain query over events it is tested against.
  */
 export async function queryBuilds(
@@ -48,7 +50,7 @@ export async function queryBuilds(
   const only = dimensionConditions(q);
   const stats =
     source === 'rollups'
-      ? sql`countMerge(events) AS events, countIfMerge(samples) AS samples,
+      ? sql`sum(events) AS events, sum(samples) AS samples,
                arraySort(groupUniqArray(platform)) AS platforms, uniqExact(map_id) AS maps,
                minMerge(first_seen) AS first, maxMerge(last_seen) AS last
           FROM rollup_build_stats
@@ -72,22 +74,18 @@ export async function queryBuilds(
  * A value of 0 means "not collected" for every one of them, so only values above 0 are samples.
  */
 export const BUILD_METRICS = {
-  fps: { column: 'fps', scale: 1, steps: 10, higherIsBetter: true },
-  frame_time: { column: 'frame_time_ms', scale: 1, steps: 10, higherIsBetter: false },
-  memory: { column: 'memory_used_bytes', scale: 1 / BYTES_PER_MB, steps: 1, higherIsBetter: false },
-  gpu_time: { column: 'gpu_time_ms', scale: 1, steps: 10, higherIsBetter: false },
-  game_thread: { column: 'game_thread_ms', scale: 1, steps: 10, higherIsBetter: false },
-  render_thread: { column: 'render_thread_ms', scale: 1, steps: 10, higherIsBetter: false },
+  fps: { column: 'fps', scale: 1, higherIsBetter: true },
+  frame_time: { column: 'frame_time_ms', scale: 1, higherIsBetter: false },
+  memory: { column: 'memory_used_bytes', scale: 1 / BYTES_PER_MB, higherIsBetter: false },
+  gpu_time: { column: 'gpu_time_ms', scale: 1, higherIsBetter: false },
+  game_thread: { column: 'game_thread_ms', scale: 1, higherIsBetter: false },
+  render_thread: { column: 'render_thread_ms', scale: 1, higherIsBetter: false },
 } as const;
 
-/**
- * Quantiles are quantileTiming over `steps` per unit (tenths of fps and ms, whole MB): its
- * state is a histogram, so the rollup's merged states give exactly one pass's answer — exact
- * (nearest rank) below 1,024 steps, 16-step bins above, capped at 30,000 steps.
- */
-function quantileInput(name: BuildMetric): string {
-  const { column, scale, steps } = BUILD_METRICS[name];
-  return `toFloat64(round(${column} * ${scale * steps}))`;
+/** A metric's scaled value (memory in MB), what its histogram buckets (clickhouse/014 holds the same text). */
+function scaledValue(name: BuildMetric): string {
+  const { column, scale } = BUILD_METRICS[name];
+  return scale === 1 ? column : `${column} / ${1 / scale}`;
 }
 export type BuildMetric = keyof typeof BUILD_METRICS;
 const METRIC_NAMES = Object.keys(BUILD_METRICS) as BuildMetric[];
@@ -128,30 +126,24 @@ export type BuildComparison = {
   maps: Array<{ mapId: string } & BuildComparisonScope>;
 };
 
-/** Per metric: samples, mean and p50/p95/p99, over the events (values above 0 of sample-carrying events). */
-function statColumnsOnEvents(): SqlFragment {
+/**
+ * Per metric: samples, mean and p50/p95/p99 (log-bucket histogram quantiles, log-histogram.ts),
+ * over the events (values above 0 of sample-carrying events) or summed from rollup_build_stats,
+ * whose views keep the same conditions (clickhouse/014).
+ */
+function statColumns(source: QuerySource): SqlFragment {
   return raw(
     METRIC_NAMES.map((name) => {
-      const { column, scale, steps } = BUILD_METRICS[name];
-      const cond = `${column} > 0`;
+      const { column, scale } = BUILD_METRICS[name];
+      const cond = `${column} > 0 AND ${HAS_SAMPLE_TEXT}`;
+      const [samples, sum, histogram] =
+        source === 'rollups'
+          ? [`sum(${name}_samples)`, `sum(${name}_sum)`, histogramOfRollupSql(`${name}_histogramMap`)]
+          : [`countIf(${cond})`, `sumIf(${column}, ${cond})`, histogramOfValuesSql(scaledValue(name), cond)];
       return [
-        `countIf(${cond}) AS ${name}_n`,
-        `avgIf(${column}, ${cond}) * ${scale} AS ${name}_avg`,
-        `arrayMap(v -> v / ${steps}, quantilesTimingIf(0.5, 0.95, 0.99)(${quantileInput(name)}, ${cond})) AS ${name}_q`,
-      ].join(',\n');
-    }).join(',\n'),
-  );
-}
-
-/** The same statistics merged from rollup_build_stats, whose states keep the same conditions. */
-function statColumnsOnRollup(): SqlFragment {
-  return raw(
-    METRIC_NAMES.map((name) => {
-      const { scale, steps } = BUILD_METRICS[name];
-      return [
-        `countIfMerge(${name}_n) AS ${name}_n`,
-        `avgIfMerge(${name}_avg) * ${scale} AS ${name}_avg`,
-        `arrayMap(v -> v / ${steps}, quantilesTimingIfMerge(0.5, 0.95, 0.99)(${name}_q)) AS ${name}_q`,
+        `${samples} AS ${name}_n`,
+        `${sum} / ${samples} * ${scale} AS ${name}_avg`,
+        `${histogramQuantilesSql(histogram)} AS ${name}_q`,
       ].join(',\n');
     }).join(',\n'),
   );
@@ -188,7 +180,7 @@ function scope(base: StatsRow | undefined, target: StatsRow | undefined, q: Buil
 
 /**
  * Performance of two builds over the same range, overall and per map. Statistics are over
- * samples (values above 0); quantiles: see quantileInput. From rollup_build_stats, or the
+ * samples (values above 0); quantiles: see statColumns. From rollup_build_stats, or the
  * plain query over events it is tested against.
  */
 export async function compareBuilds(
@@ -200,8 +192,8 @@ export async function compareBuilds(
   const builds = sql`build_id IN (${q.base}, ${q.target})${compareFilters(q)}`;
   const from =
     source === 'rollups'
-      ? sql`${statColumnsOnRollup()} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
-      : sql`${statColumnsOnEvents()} FROM events
+      ? sql`${statColumns('rollups')} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
+      : sql`${statColumns('events')} FROM events
              WHERE ${projectAndWindow(q.projectId, window)} AND ${builds} AND ${HAS_SAMPLE}`;
   const [overall, perMap] = await Promise.all([
     clickhouse.rows<StatsRow>(sql`SELECT build_id, ${from} GROUP BY build_id`),

@@ -1,43 +1,73 @@
+import { histogramOfRollupSql, histogramOfValuesSql, histogramQuantilesSql } from './log-histogram.js';
 import type { QuerySource } from './query-source.js';
 
 /** Frames longer than these are hitches (the 30 fps and 20 fps frame budgets missed). */
 export const HITCH_THRESHOLDS_MS = [33.3, 50] as const;
 
 /**
+ * The averaged fields of a cell: the events' column (a value above 0 is a sample) and the
+ * cell rollup's sample count and sum columns (clickhouse/014).
+ */
+const AVERAGED = {
+  frameTimeMean: { column: 'frame_time_ms', samples: 'frame_samples', sum: 'frame_time_sum' },
+  fps: { column: 'fps', samples: 'fps_samples', sum: 'fps_sum' },
+  memoryBytes: { column: 'memory_used_bytes', samples: 'memory_samples', sum: 'memory_sum' },
+  gpuTime: { column: 'gpu_time_ms', samples: 'gpu_time_samples', sum: 'gpu_time_sum' },
+  gameThread: { column: 'game_thread_ms', samples: 'game_thread_samples', sum: 'game_thread_sum' },
+  renderThread: { column: 'render_thread_ms', samples: 'render_thread_samples', sum: 'render_thread_sum' },
+} as const;
+type Averaged = keyof typeof AVERAGED;
+
+/** Frame-time samples, their sum and sum of squares, per source: what the mean and variance are made of. */
+const FRAME_TIME_SUMS: Record<QuerySource, { n: string; sum: string; squares: string }> = {
+  rollups: { n: 'sum(frame_samples)', sum: 'sum(frame_time_sum)', squares: 'sum(frame_time_squares)' },
+  events: {
+    n: 'countIf(frame_time_ms > 0)',
+    sum: 'sumIf(toFloat64(frame_time_ms), frame_time_ms > 0)',
+    squares: 'sumIf(toFloat64(frame_time_ms) * frame_time_ms, frame_time_ms > 0)',
+  },
+};
+
+/** Sample variance from the count, sum and sum of squares (NaN below two samples; rounding can't make it negative). */
+function varianceSql({ n, sum, squares }: { n: string; sum: string; squares: string }): string {
+  return `greatest((${squares} - ${sum} * ${sum} / ${n}) / (${n} - 1), 0)`;
+}
+
+function averagesOf(source: QuerySource): Record<Averaged, string> {
+  const entries = Object.entries(AVERAGED).map(([name, f]) => [
+    name,
+    source === 'rollups'
+      ? `sum(${f.sum}) / sum(${f.samples})`
+      : `sumIf(${f.column === 'memory_used_bytes' ? f.column : `toFloat64(${f.column})`}, ${f.column} > 0) / countIf(${f.column} > 0)`,
+  ]);
+  return Object.fromEntries(entries) as Record<Averaged, string>;
+}
+
+/**
  * The per-cell aggregates of the heatmap, the worst areas and the per-cell build comparison,
- * by name, on both sources: merges of the cell rollup's states (clickhouse/007, whose views
- * keep the same conditions) or the plain aggregates over events they are tested against.
- * Frame-time quantiles are quantileTiming over tenths of a millisecond (p50, p95, p99): its
- * state is a histogram, so merged states give exactly one pass's answer.
+ * by name, on both sources: sums over the cell rollup's plain columns (clickhouse/014, whose
+ * views keep the same conditions) or the same sums over the events they are tested against.
+ * An average is sum / samples (NaN, written null, without samples); frame-time quantiles
+ * (p50, p95, p99, in ms) come from the log-bucket histogram (log-histogram.ts).
  */
 export const CELL_AGGREGATES: Record<QuerySource, Record<CellAggregate, string>> = {
   rollups: {
-    events: 'countMerge(events)',
-    frameSamples: 'countIfMerge(frame_samples)',
-    frameTimeMean: 'avgIfMerge(avg_frame_time)',
-    frameTimeVariance: 'varSampIfMerge(frame_time_var)',
-    frameTimeQuantiles: 'quantilesTimingIfMerge(0.5, 0.95, 0.99)(frame_time_q)',
-    fps: 'avgIfMerge(avg_fps)',
-    memoryBytes: 'avgIfMerge(avg_memory)',
-    gpuTime: 'avgIfMerge(avg_gpu_time)',
-    gameThread: 'avgIfMerge(avg_game_thread)',
-    renderThread: 'avgIfMerge(avg_render_thread)',
-    hitches33: 'countIfMerge(hitches_33ms)',
-    hitches50: 'countIfMerge(hitches_50ms)',
+    ...averagesOf('rollups'),
+    events: 'sum(events)',
+    frameSamples: FRAME_TIME_SUMS.rollups.n,
+    frameTimeVariance: varianceSql(FRAME_TIME_SUMS.rollups),
+    frameTimeQuantiles: histogramQuantilesSql(histogramOfRollupSql('frame_time_histogramMap')),
+    hitches33: 'sum(hitches_33ms)',
+    hitches50: 'sum(hitches_50ms)',
     zMin: 'minMerge(min_z)',
     zMax: 'maxMerge(max_z)',
   },
   events: {
+    ...averagesOf('events'),
     events: 'count()',
-    frameSamples: 'countIf(frame_time_ms > 0)',
-    frameTimeMean: 'avgIf(frame_time_ms, frame_time_ms > 0)',
-    frameTimeVariance: 'varSampIf(frame_time_ms, frame_time_ms > 0)',
-    frameTimeQuantiles: 'quantilesTimingIf(0.5, 0.95, 0.99)(toFloat64(round(frame_time_ms * 10)), frame_time_ms > 0)',
-    fps: 'avgIf(fps, fps > 0)',
-    memoryBytes: 'avgIf(memory_used_bytes, memory_used_bytes > 0)',
-    gpuTime: 'avgIf(gpu_time_ms, gpu_time_ms > 0)',
-    gameThread: 'avgIf(game_thread_ms, game_thread_ms > 0)',
-    renderThread: 'avgIf(render_thread_ms, render_thread_ms > 0)',
+    frameSamples: FRAME_TIME_SUMS.events.n,
+    frameTimeVariance: varianceSql(FRAME_TIME_SUMS.events),
+    frameTimeQuantiles: histogramQuantilesSql(histogramOfValuesSql('frame_time_ms', 'frame_time_ms > 0')),
     hitches33: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[0]})`,
     hitches50: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[1]})`,
     zMin: 'min(position_z)',
@@ -46,16 +76,11 @@ export const CELL_AGGREGATES: Record<QuerySource, Record<CellAggregate, string>>
 };
 
 export type CellAggregate =
+  | Averaged
   | 'events'
   | 'frameSamples'
-  | 'frameTimeMean'
   | 'frameTimeVariance'
   | 'frameTimeQuantiles'
-  | 'fps'
-  | 'memoryBytes'
-  | 'gpuTime'
-  | 'gameThread'
-  | 'renderThread'
   | 'hitches33'
   | 'hitches50'
   | 'zMin'

@@ -113,8 +113,9 @@ type CellRow = {
   p99_frame_time: number | null;
   hitch_share_33ms: number | null;
   hitch_share_50ms: number | null;
-  z_min: number;
-  z_max: number;
+  /** Only with includeZ. */
+  z_min?: number;
+  z_max?: number;
 };
 
 /**
@@ -254,8 +255,7 @@ function cellsQuery(q: HeatmapQuery, source: QuerySource): SqlFragment {
               round(${raw(a.frameTimeMean)}, 3) AS avg_frame_time,
               round(${raw(a.memoryBytes)} / ${BYTES_PER_MB}, 3) AS avg_memory,
               round(${raw(a.gpuTime)}, 3) AS avg_gpu_time,
-              ${frameTailColumns(source)},
-              ${raw(a.zMin)} AS z_min, ${raw(a.zMax)} AS z_max
+              ${frameTailColumns(source)}${q.includeZ ? raw(`, ${a.zMin} AS z_min, ${a.zMax} AS z_max`) : sql``}
          FROM ${from}
         GROUP BY cell
         ORDER BY cell`;
@@ -264,17 +264,16 @@ function cellsQuery(q: HeatmapQuery, source: QuerySource): SqlFragment {
 /**
  * p95_frame_time, p99_frame_time, hitch_share_33ms and hitch_share_50ms of a group of frame
  * samples (frame time above 0), null without any: the tail columns heatmap cells and worst
- * areas share. Quantiles are quantileTiming over tenths of a millisecond — exact (nearest rank)
- * below 102.4 ms, coarser above, capped at 3 s — measured ~30 % cheaper than the reservoir
- * quantile here; a hitch share is the frames over the threshold / the frame samples.
+ * areas share. Quantiles come from the log-bucket histogram (log-histogram.ts: within 2 % of
+ * the nearest-rank value); a hitch share is the frames over the threshold / the frame samples.
  */
 export function frameTailColumns(source: QuerySource): SqlFragment {
   const a = CELL_AGGREGATES[source];
   const whenSampled = (value: string) => `if(${a.frameSamples} = 0, NULL, ${value})`;
   return raw(
     [
-      `${whenSampled(`${a.frameTimeQuantiles}[2] / 10`)} AS p95_frame_time`,
-      `${whenSampled(`${a.frameTimeQuantiles}[3] / 10`)} AS p99_frame_time`,
+      `${whenSampled(`${a.frameTimeQuantiles}[2]`)} AS p95_frame_time`,
+      `${whenSampled(`${a.frameTimeQuantiles}[3]`)} AS p99_frame_time`,
       `${whenSampled(`${a.hitches33} / ${a.frameSamples}`)} AS hitch_share_33ms`,
       `${whenSampled(`${a.hitches50} / ${a.frameSamples}`)} AS hitch_share_50ms`,
     ].join(',\n'),
@@ -303,6 +302,6 @@ export function toCells(
     p99_frame_time: r.p99_frame_time,
     hitch_share_33ms: r.hitch_share_33ms,
     hitch_share_50ms: r.hitch_share_50ms,
-    ...(q.includeZ ? { z: (r.z_min + r.z_max) / 2, z_min: r.z_min, z_max: r.z_max } : {}),
+    ...(q.includeZ ? { z: (r.z_min! + r.z_max!) / 2, z_min: r.z_min!, z_max: r.z_max! } : {}),
   }));
 }

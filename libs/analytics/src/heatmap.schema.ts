@@ -70,8 +70,8 @@ export const HeatmapCellSchema = z
       .nullable()
       .meta({
         description:
-          'Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps ' +
-          'below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none.',
+          'Extension: 95th percentile of frame time in ms over the cell’s frame samples (the nearest-rank value’s ' +
+          'log bucket, within 2 %: docs/rollups.md); null when the cell has none.',
       }),
     p99_frame_time: z
       .number()

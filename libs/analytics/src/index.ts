@@ -1,5 +1,6 @@
 export * from './time-window.js';
 export * from './query-source.js';
+export * from './log-histogram.js';
 export * from './heatmap.query.js';
 export * from './heatmap.schema.js';
 export * from './insights.query.js';

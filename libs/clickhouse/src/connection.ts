@@ -38,14 +38,22 @@ export function openConnection(options: ConnectionOptions): ClickHouseClient {
   });
 }
 
-/** FrameDeck's own service account (not the sandbox's), on the configured database or `database`. */
-export function openServiceConnection(config: ClickHouseConfig, database = config.database): ClickHouseClient {
+/**
+ * FrameDeck's own service account (not the sandbox's), on the configured database or `database`.
+ * Requests time out after a minute unless `requestTimeoutMs` says otherwise (migrations' backfills
+ * read every stored event).
+ */
+export function openServiceConnection(
+  config: ClickHouseConfig,
+  database = config.database,
+  requestTimeoutMs = 60_000,
+): ClickHouseClient {
   return openConnection({
     url: config.url,
     user: config.admin.user,
     password: config.admin.password,
     database,
-    requestTimeoutMs: 60_000,
+    requestTimeoutMs,
     // On a cluster an INSERT into a Distributed table answers only once every shard it wrote to
     // holds its rows (by default it would queue them on this node and answer at once): the
     // consumer commits Kafka offsets after the insert answers, so they must be durable by then.

@@ -222,7 +222,7 @@ const BuildComparisonSchema = z
     id: 'BuildComparison',
     description:
       'Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over ' +
-      'samples above 0; quantiles are nearest-rank in steps of 0.1 (fps, ms) or 1 MB, exact below 102.4 (fps, ms) or 1,024 MB, 16-step bins above.',
+      'samples above 0; quantiles are the nearest-rank value’s log bucket (within 2 % of it, any range: docs/rollups.md).',
   });
 
 export const compareBuildsRoute = defineRoute({

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CLICKHOUSE_MIGRATIONS_DIR } from '@framedeck/clickhouse';
+import { BUILD_METRICS } from './builds.query.js';
+import { HISTOGRAM_RELATIVE_ERROR, histogramBucketSql, reportedQuantile } from './log-histogram.js';
+
+describe('log-bucket histograms', () => {
+  it('the rollups bucket values with the same expression the queries over events use', () => {
+    const views = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/014_rollups_plain_sums.sql`, 'utf8');
+    const bucketed = Object.values(BUILD_METRICS).map(({ column, scale }) =>
+      scale === 1 ? column : `${column} / ${1 / scale}`,
+    );
+    for (const value of bucketed) expect(views).toContain(histogramBucketSql(value));
+    // Frame time: four cell views (5-unit, 25-unit, two overview) and the build stats' view, each
+    // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
+    expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
+  });
+
+  it('a reported quantile is within the stated relative error of the value', () => {
+    expect(HISTOGRAM_RELATIVE_ERROR).toBeLessThan(0.02);
+    for (let value = 0.05; value < 100_000; value *= 1.0137) {
+      const reported = reportedQuantile(value);
+      expect(Math.abs(reported - value) / value).toBeLessThanOrEqual(HISTOGRAM_RELATIVE_ERROR + 0.0005 / value);
+    }
+  });
+
+  it('values of one bucket are reported alike, values a bucket apart are not', () => {
+    expect(reportedQuantile(16.6)).toBe(reportedQuantile(16.7));
+    expect(reportedQuantile(16.6)).not.toBe(reportedQuantile(16.6 * 1.05));
+  });
+});
