@@ -1,10 +1,12 @@
 import {
   identifier,
   join,
+  localTable,
   sql,
   type ClickHouseReader,
   type ClickHouseWriter,
   type SqlFragment,
+  type WriterCluster,
 } from '@framedeck/clickhouse';
 import { stringList } from './sql-lists.js';
 
@@ -58,6 +60,24 @@ function sweepCondition(targets: readonly ErasureTarget[]): SqlFragment {
 }
 
 /**
+ * The mutation of one player table for a sweep. On a cluster the names queries use are
+ * Distributed tables, which refuse ALTER … DELETE (18.16): the mutation targets the replicated
+ * local tables ON CLUSTER (run on one replica per shard, replicated to the others through
+ * ZooKeeper), names qualified since other nodes run it in their default database.
+ */
+export function erasureStatement(
+  table: string,
+  targets: readonly ErasureTarget[],
+  tag: string,
+  cluster: WriterCluster | undefined,
+): SqlFragment {
+  const where = sql`${sweepCondition(targets)} AND ${erasureMarker(tag)} != ''`;
+  if (!cluster) return sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${where}`;
+  const local = sql`${identifier(cluster.database)}.${identifier(localTable(table))}`;
+  return sql`ALTER TABLE ${local} ON CLUSTER ${identifier(cluster.cluster)} DELETE WHERE ${where}`;
+}
+
+/**
  * Starts one sweep's deletion: one ClickHouse mutation per player table for all its targets,
  * whatever their number or tenants (a mutation rewrites the parts it touches in the background,
  * so N requests in one sweep cost one rewrite, not N). Idempotent: running it twice deletes
@@ -70,9 +90,7 @@ export async function startErasureSweep(
 ): Promise<void> {
   if (targets.length === 0) return;
   for (const table of PLAYER_TABLES) {
-    await writer.command(
-      sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${sweepCondition(targets)} AND ${erasureMarker(tag)} != ''`,
-    );
+    await writer.command(erasureStatement(table, targets, tag, writer.cluster));
   }
 }
 
@@ -80,21 +98,47 @@ export type SweepMutations =
   /** Not every table's mutation exists (the process stopped between claiming and starting). */
   { state: 'not_started' } | { state: 'running'; partsToDo: number } | { state: 'finished' };
 
-/** Where the mutations of one sweep stand (system.mutations.is_done). */
-export async function sweepMutations(clickhouse: ClickHouseReader, tag: string): Promise<SweepMutations> {
-  const [row] = await clickhouse.rows<{ mutations: number; pending: number; parts_to_do: number }>(
-    sql`SELECT count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do
-          FROM system.mutations
-         WHERE database = currentDatabase() AND position(command, ${erasureMarker(tag)}) > 0`,
+/**
+ * Per player table, a sweep's mutations: how many copies exist, how many are not done, and how
+ * many copies there must be (`replicas`). One server: system.mutations, one copy per table. A
+ * cluster: every replica's system.mutations, through the cluster that lists each node as a shard
+ * (skip_unavailable_shards: a replica that is down is missing from the count, so the sweep stays
+ * running until it is back and has applied the mutation too).
+ */
+export function sweepMutationsQuery(tag: string, cluster: WriterCluster | undefined): SqlFragment {
+  const marker = erasureMarker(tag);
+  if (!cluster) {
+    return sql`SELECT table, count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do,
+                      1 AS replicas
+                 FROM system.mutations
+                WHERE database = currentDatabase() AND position(command, ${marker}) > 0
+                GROUP BY table`;
+  }
+  return sql`SELECT table, count() AS mutations, countIf(is_done = 0) AS pending, sum(parts_to_do) AS parts_to_do,
+                    (SELECT count() FROM system.clusters WHERE cluster = ${cluster.replicasCluster}) AS replicas
+               FROM cluster(${identifier(cluster.replicasCluster)}, system, mutations)
+              WHERE database = ${cluster.database} AND position(command, ${marker}) > 0
+              GROUP BY table
+              SETTINGS skip_unavailable_shards = 1`;
+}
+
+/** Where the mutations of one sweep stand (system.mutations.is_done, on every replica of a cluster). */
+export async function sweepMutations(clickhouse: ClickHouseWriter, tag: string): Promise<SweepMutations> {
+  const tables = await clickhouse.rows<{ mutations: number; pending: number; parts_to_do: number; replicas: number }>(
+    sweepMutationsQuery(tag, clickhouse.cluster),
   );
-  if (!row || Number(row.mutations) < PLAYER_TABLES.length) return { state: 'not_started' };
-  if (Number(row.pending) > 0) return { state: 'running', partsToDo: Number(row.parts_to_do) };
+  if (tables.length < PLAYER_TABLES.length) return { state: 'not_started' };
+  const unfinished = tables.filter((t) => Number(t.pending) > 0 || Number(t.mutations) < Number(t.replicas));
+  if (unfinished.length > 0) {
+    return { state: 'running', partsToDo: tables.reduce((sum, t) => sum + Number(t.parts_to_do), 0) };
+  }
   return { state: 'finished' };
 }
 
 /**
  * Rows of these players left in any player table: the exact "no row remains" check, counted
- * without FINAL, since a row that only a merge would collapse is still a row.
+ * without FINAL, since a row that only a merge would collapse is still a row. On a cluster the
+ * tables named here are the Distributed ones: the count covers every shard.
  * NOTE: a mutation only rewrites parts that existed when it was created; events of the same
  * players that were still in Kafka land in new parts, show up here, and the job takes another
  * round, so "done" stays true to its word.

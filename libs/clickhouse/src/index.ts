@@ -1,10 +1,16 @@
 export { openConnection, openServiceConnection, type ClickHouseClient, type ConnectionOptions } from './connection.js';
 export { engineFromVersion, type ServerEngine } from './server-engine.js';
 export { ClickHouseReader, createClickHouseReader, READ_SETTINGS, type RowsWithTotals } from './reader.js';
-export { ClickHouseWriter, createClickHouseWriter, ensureClickHouseDatabase } from './writer.js';
+export {
+  ClickHouseWriter,
+  createClickHouseWriter,
+  ensureClickHouseDatabase,
+  writerCluster,
+  type WriterCluster,
+} from './writer.js';
 export { retryRead, retryWrite, type RetryOptions } from './retry.js';
 export { CLICKHOUSE_MIGRATIONS_DIR, clusterTarget, migrateClickHouse, splitStatements } from './migrations.js';
-export { translateForCluster, type ClusterStep, type ClusterTarget } from './cluster-migrations.js';
+export { localTable, translateForCluster, type ClusterStep, type ClusterTarget } from './cluster-migrations.js';
 export {
   identifier,
   join,

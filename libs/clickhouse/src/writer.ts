@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseConfig } from '@framedeck/config';
+import type { ClusterTarget } from './cluster-migrations.js';
 import { openServiceConnection } from './connection.js';
 import { ClickHouseReader } from './reader.js';
 import { identifier, renderSql, sql, type SqlFragment } from './sql.js';
@@ -8,14 +9,38 @@ import { identifier, renderSql, sql, type SqlFragment } from './sql.js';
 const WRITER_READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 
 /**
+ * The cluster a writer's DDL and mutations must reach (FRAMEDECK_CLICKHOUSE_CLUSTER): they run
+ * `ON CLUSTER` on the replicated `<table>_local` tables, since the names queries use are
+ * Distributed tables there (cluster-migrations.ts). `replicasCluster` lists every node as a shard
+ * of its own, for reads that must reach every replica, not one per shard.
+ */
+export type WriterCluster = ClusterTarget & { replicasCluster: string };
+
+/** The configured cluster, if any. */
+export function writerCluster(config: ClickHouseConfig): WriterCluster | undefined {
+  return config.cluster && config.replicasCluster
+    ? { cluster: config.cluster, database: config.database, replicasCluster: config.replicasCluster }
+    : undefined;
+}
+
+/**
  * FrameDeck's write access: inserts, DDL and mutations (and the reads that go with them, such as
  * a migration's bookkeeping). The consumer and the CLI hold a writer; the API only for erasure
  * mutations and the SQL sandbox's per-project views. One attempt per call: callers wrap a call
  * in `retryWrite` when they know when to give up.
  */
 export class ClickHouseWriter extends ClickHouseReader {
-  constructor(client: ConstructorParameters<typeof ClickHouseReader>[0]) {
+  constructor(
+    client: ConstructorParameters<typeof ClickHouseReader>[0],
+    /** Set when the server is one node of this cluster: DDL and mutations must then reach every node. */
+    readonly cluster?: WriterCluster,
+  ) {
     super(client, WRITER_READ_SETTINGS);
+  }
+
+  /** ` ON CLUSTER <cluster>` for DDL that every node must run (names in it must be qualified); empty on one server. */
+  onCluster(): SqlFragment {
+    return this.cluster ? sql` ON CLUSTER ${identifier(this.cluster.cluster)}` : sql``;
   }
 
   /**
@@ -54,15 +79,14 @@ export function createClickHouseWriter(
   config: ClickHouseConfig,
   options: { database?: string } = {},
 ): ClickHouseWriter {
-  return new ClickHouseWriter(openServiceConnection(config, options.database));
+  return new ClickHouseWriter(openServiceConnection(config, options.database), writerCluster(config));
 }
 
 /** Creates the configured database if missing (through a connection not bound to it), on every node of a cluster. */
 export async function ensureClickHouseDatabase(config: ClickHouseConfig): Promise<void> {
   const writer = createClickHouseWriter(config, { database: 'default' });
   try {
-    const onCluster = config.cluster ? sql` ON CLUSTER ${identifier(config.cluster)}` : sql``;
-    await writer.command(sql`CREATE DATABASE IF NOT EXISTS ${identifier(config.database)}${onCluster}`);
+    await writer.command(sql`CREATE DATABASE IF NOT EXISTS ${identifier(config.database)}${writer.onCluster()}`);
   } finally {
     await writer.close();
   }

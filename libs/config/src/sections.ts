@@ -77,14 +77,23 @@ export function clickhouseSection(source: Env) {
         .string()
         .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
         .optional(),
+      // With FRAMEDECK_CLICKHOUSE_CLUSTER: a remote_servers cluster listing every node as a shard of its own
+      // (default: the cluster's name + `_replicas`). Erasure reads every replica's progress through it;
+      // the cluster itself reaches one replica per shard (docs/deployment.md).
+      FRAMEDECK_CLICKHOUSE_REPLICAS_CLUSTER: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
+        .optional(),
     },
     source,
   );
+  const cluster = e.FRAMEDECK_CLICKHOUSE_CLUSTER;
   return {
     engine,
     url: e.FRAMEDECK_CLICKHOUSE_URL,
     database: e.FRAMEDECK_CLICKHOUSE_DATABASE,
-    cluster: e.FRAMEDECK_CLICKHOUSE_CLUSTER,
+    cluster,
+    replicasCluster: cluster && (e.FRAMEDECK_CLICKHOUSE_REPLICAS_CLUSTER ?? `${cluster}_replicas`),
     admin: { user: e.FRAMEDECK_CLICKHOUSE_USER, password: e.FRAMEDECK_CLICKHOUSE_PASSWORD },
     sandbox: {
       user: e.FRAMEDECK_CLICKHOUSE_SANDBOX_USER,

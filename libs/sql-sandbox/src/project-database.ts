@@ -32,6 +32,11 @@ const NOT_FOR_ANALYSTS: ReadonlySet<string> = new Set(['project_id', 'retention_
  * On 18.16 (no access control) every project shares the sandbox user and the parser check is
  * the wall.
  *
+ * On a cluster (the admin writer's `cluster`) every statement runs ON CLUSTER, so the database,
+ * view, user, role and quota exist on whichever node the balancer hands an analyst's query to;
+ * the view reads the shared Distributed `events`, so it sees the project's rows of every shard.
+ * NOTE: a server quota still counts on its own node (see docs/deployment.md).
+ *
  * The view exposes every event column except project_id, plus `position` as a tuple. Given
  * the project's retention, it shows only the retained window (`timestamp` within the last N
  * days): the retention worker drops expired events a whole week at a time, and on modern
@@ -109,10 +114,10 @@ export class ProjectDatabases {
   async remove(projectId: string): Promise<void> {
     const database = projectDatabaseName(projectId);
     this.ready.delete(database);
-    await this.admin.command(sql`DROP DATABASE IF EXISTS ${identifier(database)}`);
+    await this.admin.command(sql`DROP DATABASE IF EXISTS ${identifier(database)}${this.admin.onCluster()}`);
     const engine = await this.admin.engine();
     if (engine.accessControl && (await this.canStoreUsers())) {
-      await this.admin.command(sql`DROP USER IF EXISTS ${identifier(database)}`);
+      await this.admin.command(sql`DROP USER IF EXISTS ${identifier(database)}${this.admin.onCluster()}`);
     }
   }
 
@@ -137,7 +142,8 @@ export class ProjectDatabases {
     retainedDays: number | undefined,
   ): Promise<void> {
     const db = identifier(database);
-    await this.admin.command(sql`CREATE DATABASE IF NOT EXISTS ${db}`);
+    const onCluster = this.admin.onCluster();
+    await this.admin.command(sql`CREATE DATABASE IF NOT EXISTS ${db}${onCluster}`);
     const existing = await this.admin.rows<{ name: string }>(
       sql`SELECT name FROM system.columns WHERE database = ${database} AND table = 'events'`,
     );
@@ -147,12 +153,12 @@ export class ProjectDatabases {
       (names.join() !== [...VIEW_COLUMN_NAMES].sort().join() ||
         !(await this.hasWindow(database, retainedDays)) ||
         (definerRights && !(await this.hasDefinerRights(database))));
-    if (stale) await this.admin.command(sql`DROP TABLE IF EXISTS ${db}.events`);
+    if (stale) await this.admin.command(sql`DROP TABLE IF EXISTS ${db}.events${onCluster}`);
     const columns = raw(ANALYST_COLUMNS.join(', ')); // a constant list, not input
     // The view's own rights read the shared table; its reader needs SELECT on the view only.
     const security = definerRights ? raw('DEFINER = CURRENT_USER SQL SECURITY DEFINER') : raw('');
     await this.admin.command(sql`
-        CREATE VIEW IF NOT EXISTS ${db}.events ${security} AS
+        CREATE VIEW IF NOT EXISTS ${db}.events${onCluster} ${security} AS
         SELECT ${columns}, tuple(position_x, position_y, position_z) AS position
         FROM ${identifier(this.sharedDatabase)}.events FINAL
         WHERE project_id = toUUID(${projectId})${windowCondition(retainedDays)}`);
@@ -190,21 +196,23 @@ export class ProjectDatabases {
   private async createProjectUser(database: string, password: string): Promise<void> {
     await this.ensureAnalystRole();
     const user = identifier(database);
+    const onCluster = this.admin.onCluster();
     const identified = sql`IDENTIFIED WITH sha256_password BY ${password}`;
     await this.admin.command(
-      sql`CREATE USER IF NOT EXISTS ${user} ${identified} DEFAULT DATABASE ${user} SETTINGS PROFILE ${SANDBOX_PROFILE}`,
+      sql`CREATE USER IF NOT EXISTS ${user}${onCluster} ${identified} DEFAULT DATABASE ${user} SETTINGS PROFILE ${SANDBOX_PROFILE}`,
     );
     // The configured sandbox password may have changed since the user was created.
-    await this.admin.command(sql`ALTER USER ${user} ${identified}`);
-    await this.admin.command(sql`GRANT SELECT ON ${user}.events TO ${user}`);
-    await this.admin.command(sql`GRANT ${identifier(ANALYST_ROLE)} TO ${user}`);
+    await this.admin.command(sql`ALTER USER ${user}${onCluster} ${identified}`);
+    await this.admin.command(sql`GRANT${onCluster} SELECT ON ${user}.events TO ${user}`);
+    await this.admin.command(sql`GRANT${onCluster} ${identifier(ANALYST_ROLE)} TO ${user}`);
   }
 
   /** The role and its quota, once per process: the limits are users.xml's sandbox quota, read back from the server. */
   private ensureAnalystRole(): Promise<void> {
     this.analystRole ??= (async () => {
       const role = identifier(ANALYST_ROLE);
-      await this.admin.command(sql`CREATE ROLE IF NOT EXISTS ${role}`);
+      const onCluster = this.admin.onCluster();
+      await this.admin.command(sql`CREATE ROLE IF NOT EXISTS ${role}${onCluster}`);
       const limits = await this.admin.rows<QuotaLimits>(
         sql`SELECT duration, max_queries, max_errors, max_result_rows, max_read_rows, max_execution_time
               FROM system.quota_limits WHERE quota_name = ${SANDBOX_QUOTA}`,
@@ -212,7 +220,7 @@ export class ProjectDatabases {
       if (limits.length === 0)
         throw new Error(`ClickHouse has no quota named ${SANDBOX_QUOTA} (infra/clickhouse/users.xml)`);
       await this.admin.command(
-        sql`CREATE QUOTA OR REPLACE ${role} KEYED BY user_name ${quotaIntervals(limits)} TO ${role}`,
+        sql`CREATE QUOTA OR REPLACE ${role}${onCluster} KEYED BY user_name ${quotaIntervals(limits)} TO ${role}`,
       );
     })();
     this.analystRole.catch(() => (this.analystRole = undefined));
