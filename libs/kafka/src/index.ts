@@ -1,6 +1,12 @@
 export type { Kafka, Producer, Consumer, Admin, EachBatchPayload, Message, KafkaMessage } from 'kafkajs';
 export { createKafka, createProducer } from './client.js';
-export { ConfigResourceTypes, ensureTopics, topicConfigEntries, type EnsureTopicsReport } from './topics.js';
+export {
+  ConfigResourceTypes,
+  ensureTopics,
+  topicConfigEntries,
+  topicsReady,
+  type EnsureTopicsReport,
+} from './topics.js';
 export {
   CompressionTypes,
   compressionType,

@@ -48,8 +48,16 @@ export async function ensureTopics(kafka: Kafka, config: KafkaConfig): Promise<E
           replicationFactor: config.topics.replicationFactor,
           configEntries,
         })),
-        waitForLeaders: true,
+        // KafkaJS's own wait gives up on the first broker that has not heard of the new topic yet
+        // ("This server does not host this topic-partition", measured on a fresh 3-broker KRaft
+        // cluster): waitUntilTopicsReady waits for that instead.
+        waitForLeaders: false,
       });
+      await waitUntilTopicsReady(
+        admin,
+        missing,
+        Math.min(config.topics.minInsyncReplicas, config.topics.replicationFactor),
+      );
     }
     const updated = await alignConfigs(
       admin,
@@ -70,6 +78,49 @@ export async function ensureTopics(kafka: Kafka, config: KafkaConfig): Promise<E
     return { created: missing, updated, replicationMismatches };
   } finally {
     await admin.disconnect();
+  }
+}
+
+type TopicMetadata = Awaited<ReturnType<Admin['fetchTopicMetadata']>>['topics'];
+
+/** Every partition of every topic has a leader and at least `minInSync` replicas in sync. */
+export function topicsReady(topics: TopicMetadata, wanted: readonly string[], minInSync: number): boolean {
+  return wanted.every((name) => {
+    const topic = topics.find((t) => t.name === name);
+    return (
+      topic !== undefined &&
+      topic.partitions.length > 0 &&
+      topic.partitions.every((p) => p.leader >= 0 && p.isr.length >= minInSync)
+    );
+  });
+}
+
+/** How long a new topic may take to reach every broker's metadata before the start gives up. */
+const TOPIC_READY_TIMEOUT_MS = 60_000;
+/** Answers in a row that must find the topics ready: each may come from another broker. */
+const TOPIC_READY_CONFIRMATIONS = 3;
+
+/**
+ * Waits until the brokers agree the new topics are ready (leaders elected, `minInSync` replicas
+ * in sync), so the first produce to them can meet `min.insync.replicas`. A broker that has not
+ * yet applied the controller's metadata answers UNKNOWN_TOPIC_OR_PARTITION or
+ * LEADER_NOT_AVAILABLE: retriable errors, waited out here up to TOPIC_READY_TIMEOUT_MS.
+ */
+async function waitUntilTopicsReady(admin: Admin, topics: readonly string[], minInSync: number): Promise<void> {
+  const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+  let confirmations = 0;
+  for (;;) {
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [...topics] });
+      confirmations = topicsReady(metadata.topics, topics, minInSync) ? confirmations + 1 : 0;
+      if (confirmations >= TOPIC_READY_CONFIRMATIONS) return;
+    } catch (error) {
+      if (!(error as { retriable?: boolean }).retriable) throw error;
+      confirmations = 0;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`topics ${topics.join(', ')} not ready after ${TOPIC_READY_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
