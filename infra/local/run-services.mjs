@@ -3,9 +3,18 @@
 // services on Ctrl-C. Service logs (JSON lines) go to .state/logs/<service>.log.
 //
 //   node infra/local/run-services.mjs [--seed-demo]
+//
+// Per-instance control, for rolling restarts by hand or by tests: each running instance's pid is
+// in <run dir>/services/<label>.pid, and lines on this process's standard input
+//   stop <label> | start <label> | restart <label>
+// stop an instance gracefully (SIGTERM, as a deployment would) and start it again, answering
+// `[framedeck] <label> stopped` / `[framedeck] <label> started (pid N)` (or `… failed: why`) on
+// stdout once done (started = its /healthz answers). Labels are those printed at start
+// (api-1, ingest-gateway-2, …; the service name on one node).
 import { spawn, execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { addressesSection, listenSection, metricsSection } from '../../libs/config/dist/index.js';
 import { DEMO, seedDemoProject } from '../../services/cli/dist/commands/demo-seed.js';
@@ -93,8 +102,13 @@ const BALANCERS = CLUSTER
 // The cluster's demo tenant lives in its own Postgres database and ClickHouse cluster: its keys
 // are kept apart from the single node's.
 const DEMO_FILE = CLUSTER ? `${stateDir}/cluster/demo.json` : `${stateDir}/demo.json`;
+const PID_DIR = CLUSTER ? `${stateDir}/cluster/run/services` : `${stateDir}/run/services`;
+mkdirSync(PID_DIR, { recursive: true });
+const pidFile = (label) => `${PID_DIR}/${label}.pid`;
 
 const children = new Map();
+/** Instances stopped on request (their exit is expected, not reported as a crash). */
+const stoppedOnRequest = new Set();
 let stopping = false;
 
 function startService(service) {
@@ -114,10 +128,24 @@ function startService(service) {
   child.once('close', () => out.end());
   child.on('exit', (code, signal) => {
     children.delete(service.label);
-    if (!stopping) console.error(`[framedeck] ${service.label} exited (${signal ?? code}); log: ${logFile}`);
+    rmSync(pidFile(service.label), { force: true });
+    if (!stopping && !stoppedOnRequest.has(service.label)) {
+      console.error(`[framedeck] ${service.label} exited (${signal ?? code}); log: ${logFile}`);
+    }
   });
   children.set(service.label, child);
+  writeFileSync(pidFile(service.label), `${child.pid}\n`);
   return logFile;
+}
+
+/** SIGTERM, then SIGKILL if the graceful shutdown overruns; resolves once the process exited. */
+function terminate(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
 }
 
 /** Refuses to start over another instance: its /healthz would pass for ours. */
@@ -154,15 +182,44 @@ async function stopAll() {
   if (stopping) return;
   stopping = true;
   console.error('[framedeck] stopping services');
-  const exits = [...children.values()].map(
-    (child) =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-      }),
-  );
-  await Promise.all(exits);
+  await Promise.all([...children.values()].map(terminate));
+}
+
+/** One control line (see the top of this file); one at a time, in order. */
+async function control(line, processes) {
+  const [command, label] = line.trim().split(/\s+/);
+  if (!command) return;
+  const service = processes.find((s) => s.label === label);
+  if (!service || !['stop', 'start', 'restart'].includes(command)) {
+    console.log(
+      `[framedeck] ${line.trim()} failed: expected stop|start|restart <label> (${processes.map((s) => s.label).join(', ')})`,
+    );
+    return;
+  }
+  try {
+    if (command !== 'start') {
+      stoppedOnRequest.add(label);
+      const child = children.get(label);
+      if (child) await terminate(child);
+      console.log(`[framedeck] ${label} stopped`);
+    }
+    if (command !== 'stop') {
+      if (children.has(label)) throw new Error('already running');
+      stoppedOnRequest.delete(label);
+      await waitHealthy(service, startService(service));
+      console.log(`[framedeck] ${label} started (pid ${children.get(label).pid})`);
+    }
+  } catch (error) {
+    console.log(`[framedeck] ${line.trim()} failed: ${error.message}`);
+  }
+}
+
+/** Reads control lines from standard input once everything started (nothing happens if it is closed). */
+function acceptControl(processes) {
+  let queue = Promise.resolve();
+  createInterface({ input: process.stdin, terminal: false }).on('line', (line) => {
+    queue = queue.then(() => (stopping ? undefined : control(line, processes)));
+  });
 }
 
 /** The demo tenant is created once and reused, so its keys stay valid across restarts. */
@@ -246,8 +303,9 @@ try {
       ...Object.entries(demo.keys).map(([preset, key]) => `  ${`${preset} key`.padEnd(17)}${key}`),
     );
   }
-  lines.push('', 'Press Ctrl-C to stop.', '');
+  lines.push('', 'Press Ctrl-C to stop (or type: restart <instance>).', '');
   console.log(lines.join('\n'));
+  acceptControl(processes);
 } catch (error) {
   console.error(`[framedeck] ${error.message}`);
   await stopAll();
