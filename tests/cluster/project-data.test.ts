@@ -1,7 +1,7 @@
 import { openConnection, raw, sql } from '@framedeck/clickhouse';
 import { PLAYER_TABLES } from '@framedeck/analytics';
-import { projectDatabaseName } from '@framedeck/sql-sandbox';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { ProjectDatabases, projectDatabaseName } from '@framedeck/sql-sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tenant } from '../ingest/ingest-harness.js';
 import { waitFor } from '../support/wait.js';
 import { ingest, sampleBatch } from './support/cluster-load.js';
@@ -52,6 +52,12 @@ beforeAll(async () => {
     await waitFor(async () => (await storedCount(t.projectId)) === 200, { timeoutMs: 120_000, what: '200 events' });
   }
 }, 300_000);
+
+// The sandbox databases the queries created, on every node (ON CLUSTER as they were made).
+afterAll(async () => {
+  const databases = new ProjectDatabases(suite.clickhouse, clickhouseConfig.database, clickhouseConfig.sandbox);
+  for (const t of [a, b]) if (t) await databases.remove(t.projectId);
+});
 
 describe('cluster: erasure', () => {
   it('leaves no row of an erased player on any replica of any player table, and keeps the others', async () => {
