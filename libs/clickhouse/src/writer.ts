@@ -74,12 +74,15 @@ export class ClickHouseWriter extends ClickHouseReader {
   }
 }
 
-/** A writer on the configured database (or `database`). */
+/** A writer on the configured database (or `database`); requests time out after a minute unless `requestTimeoutMs`. */
 export function createClickHouseWriter(
   config: ClickHouseConfig,
-  options: { database?: string } = {},
+  options: { database?: string; requestTimeoutMs?: number } = {},
 ): ClickHouseWriter {
-  return new ClickHouseWriter(openServiceConnection(config, options.database), writerCluster(config));
+  return new ClickHouseWriter(
+    openServiceConnection(config, options.database, options.requestTimeoutMs),
+    writerCluster(config),
+  );
 }
 
 /** Creates the configured database if missing (through a connection not bound to it), on every node of a cluster. */
