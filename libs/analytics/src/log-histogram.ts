@@ -45,7 +45,10 @@ export function histogramOfRollupSql(nestedColumn: string): string {
  * when they have no samples.
  */
 export function histogramQuantilesSql(histogram: string): string {
-  const middle = `pow(${HISTOGRAM_GROWTH}, toFloat64(arrayElement(tupleElement(h, 1), arrayFirstIndex(c -> c >= rank, arrayCumSum(tupleElement(h, 2))))) - ${BUCKET_OFFSET} + 0.5)`;
+  // arrayFirst over (bucket, running count) pairs, not a subscript of the tuple's element: on a
+  // cluster 18.16 re-formats the query for the shards as h.1[…], which its own parser refuses.
+  const bucket = `arrayFirst((b, c) -> c >= rank, tupleElement(h, 1), arrayCumSum(tupleElement(h, 2)))`;
+  const middle = `pow(${HISTOGRAM_GROWTH}, toFloat64(${bucket}) - ${BUCKET_OFFSET} + 0.5)`;
   const ranks = `arrayMap(q -> greatest(1, ceil(q * arraySum(tupleElement(h, 2)))), [${REPORTED_QUANTILES.join(', ')}])`;
   // A one-element array of the histogram names it h inside the lambdas (no WITH per column on 18.16).
   return `arrayMap(h -> arrayMap(rank -> round(${middle}, 3), ${ranks}), [${histogram}])[1]`;
