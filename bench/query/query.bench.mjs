@@ -76,18 +76,34 @@ const clickhouse = openConnection({
 // project, tagged by the SDK version its rows carry.
 // Version 4: rows generated with a fixed anchor (earlier data sets had events and rollups a few seconds apart).
 const sdkTag = (rows) => `querybench/4-${rows}`;
+/** The latest data set of `rows` events: its project, rows in events and in the rollups, anchor and age. */
+async function latestDataSet(rows) {
+  const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
+  const [row] = await ask(`SELECT toString(project_id) AS project, count() AS n, toUInt32(min(received_at)) AS anchor,
+                                  toUInt32(now() - min(received_at)) AS age
+                             FROM events WHERE sdk_version = ${literal(sdkTag(rows))}
+                            GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`);
+  if (!row) return undefined;
+  const [rollups] = await ask(`SELECT sum(events) AS n FROM rollup_daily_counts WHERE project_id = ${literal(row.project)}`);
+  return { ...row, n: Number(row.n), rolledUp: Number(rollups.n), anchor: Number(row.anchor), age: Number(row.age) };
+}
 async function reusableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
-  const [row] = await (
-    await clickhouse.query({
-      query: `SELECT toString(project_id) AS project, count() AS n, toUInt32(now() - min(received_at)) AS age
-                FROM events WHERE sdk_version = ${literal(sdkTag(rows))}
-               GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`,
-      format: 'JSONEachRow',
-    })
-  ).json();
-  if (!row || Number(row.n) < rows || Number(row.age) > 6 * 3600) return undefined;
-  return row.project;
+  const set = await latestDataSet(rows);
+  if (!set || set.n < rows || set.age > 6 * 3600) return undefined;
+  return set.project;
+}
+/**
+ * A data set whose load stopped between two chunks (the machine restarted ClickHouse, the run was
+ * stopped): every chunk so far is whole in the events and in the rollups. Loading it resumes
+ * there, with its own anchor, rather than starting a 100 M load again.
+ */
+const CHUNK = 1_000_000;
+async function resumableProject(rows) {
+  if (process.env.BENCH_REUSE === '0') return undefined;
+  const set = await latestDataSet(rows);
+  const whole = set && set.n < rows && set.n % CHUNK === 0 && set.rolledUp === set.n && set.age < 6 * 3600;
+  return whole ? set : undefined;
 }
 
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
@@ -182,20 +198,24 @@ async function insertGenerated(projectId, rows, count, offset, options) {
   return seconds;
 }
 
-/** The project of `rows` events: reused from an earlier run, or generated now. */
+/** The project of `rows` events: reused from an earlier run, resumed, or generated now. */
 async function loadProject(rows) {
   const reused = await reusableProject(rows);
-  const project = await benchProject(reused);
+  const resumed = reused ? undefined : await resumableProject(rows);
+  const project = await benchProject(reused ?? resumed?.project);
   if (reused) {
     log(`reusing the ${rows}-event data set of project ${project.projectId}`);
     return { ...project, loadSeconds: null };
   }
-  log(`generating ${rows} events in ClickHouse (INSERT … SELECT FROM numbers(), events and rollups)`);
+  log(
+    resumed
+      ? `resuming the ${rows}-event data set of project ${project.projectId} at ${resumed.n} rows`
+      : `generating ${rows} events in ClickHouse (INSERT … SELECT FROM numbers(), events and rollups)`,
+  );
   const t0 = performance.now();
   // One "now" for the whole data set: its sessions end an hour before the load started.
-  const anchor = Math.floor(Date.now() / 1000);
-  const CHUNK = 1_000_000;
-  for (let offset = 0; offset < rows; offset += CHUNK) {
+  const anchor = resumed?.anchor ?? Math.floor(Date.now() / 1000);
+  for (let offset = resumed?.n ?? 0; offset < rows; offset += CHUNK) {
     const count = Math.min(CHUNK, rows - offset);
     const seconds = await insertGenerated(project.projectId, rows, count, offset, { anchor });
     // Progress on a load that takes minutes: where the time goes (raw table or rollup views).
@@ -204,12 +224,13 @@ async function loadProject(rows) {
     );
   }
   const loadSeconds = (performance.now() - t0) / 1000;
-  log(`loaded in ${loadSeconds.toFixed(1)} s`);
+  log(`loaded in ${loadSeconds.toFixed(1)} s${resumed ? ` (from ${resumed.n} rows)` : ''}`);
   return { ...project, loadSeconds };
 }
 
 // Earlier runs' rows go first (this database is the bench's own) unless they are reused.
-if (process.env.BENCH_REUSE === '0' || (!(await reusableProject(BASE_ROWS)) && !(await reusableProject(ROWS)))) {
+const kept = async (rows) => (await reusableProject(rows)) ?? (await resumableProject(rows));
+if (process.env.BENCH_REUSE === '0' || (!(await kept(BASE_ROWS)) && !(await kept(ROWS)))) {
   // The events and every rollup (their rows are the data set's, nothing else writes this database).
   const tables = await (
     await clickhouse.query({
