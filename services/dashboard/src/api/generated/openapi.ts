@@ -1142,7 +1142,7 @@ export interface components {
       /** @description Frame samples (frame time above 0) of the build in the cell. */
       samples: number;
     };
-    /** @description Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over samples above 0; quantiles are nearest-rank in steps of 0.1 (fps, ms) or 1 MB, exact below 102.4 (fps, ms) or 1,024 MB, 16-step bins above. */
+    /** @description Metrics: fps, frame_time (ms), memory (MB = MiB), gpu_time, game_thread, render_thread (ms). Statistics over samples above 0; quantiles are the nearest-rank value’s log bucket (within 2 % of it, any range: docs/rollups.md). */
     BuildComparison: {
       base: string;
       /** @description The base, as the Framedash CLI reads it. */
@@ -1404,7 +1404,7 @@ export interface components {
       hitch_share_33ms: number | null;
       /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 50 ms (a 20 fps frame budget missed); null when the cell has none. */
       hitch_share_50ms: number | null;
-      /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none. */
+      /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (the nearest-rank value’s log bucket, within 2 %: docs/rollups.md); null when the cell has none. */
       p95_frame_time: number | null;
       /** @description Extension: 99th percentile of frame time in ms over the cell’s frame samples (as p95_frame_time); null when the cell has none. */
       p99_frame_time: number | null;
@@ -1712,7 +1712,7 @@ export interface components {
       hitch_share_33ms: number | null;
       /** @description Extension: share (0..1) of the cell’s frame samples (frame time above 0) with a frame time over 50 ms (a 20 fps frame budget missed); null when the cell has none. */
       hitch_share_50ms: number | null;
-      /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (nearest rank; 0.1 ms steps below 102.4 ms, coarser above, capped at 3000 ms); null when the cell has none. */
+      /** @description Extension: 95th percentile of frame time in ms over the cell’s frame samples (the nearest-rank value’s log bucket, within 2 %: docs/rollups.md); null when the cell has none. */
       p95_frame_time: number | null;
       /** @description Extension: 99th percentile of frame time in ms over the cell’s frame samples (as p95_frame_time); null when the cell has none. */
       p99_frame_time: number | null;
