@@ -84,7 +84,9 @@ async function latestDataSet(rows) {
                              FROM events WHERE sdk_version = ${literal(sdkTag(rows))}
                             GROUP BY project_id ORDER BY min(received_at) DESC LIMIT 1`);
   if (!row) return undefined;
-  const [rollups] = await ask(`SELECT sum(events) AS n FROM rollup_daily_counts WHERE project_id = ${literal(row.project)}`);
+  const [rollups] = await ask(
+    `SELECT sum(events) AS n FROM rollup_daily_counts WHERE project_id = ${literal(row.project)}`,
+  );
   return { ...row, n: Number(row.n), rolledUp: Number(rollups.n), anchor: Number(row.anchor), age: Number(row.age) };
 }
 async function reusableProject(rows) {
