@@ -142,13 +142,14 @@ export async function deleteProjectRows(admin: ClickHouseWriter, projectId: stri
 }
 
 /**
- * Some 30-50 µs of CPU per row, arrays small enough for the sandbox's 1 GB memory cap: over
- * `seedManyRows(…, 500_000)` it needs 13.7 s on 18.16 and 24 s on 26.7 (measured with 2
- * threads), past the sandbox's 10 s limit, yet each block (65,536 rows) ends within about 3 s,
- * which bounds how long a kill takes. `marker` finds it in system.processes.
+ * CPU-bound per row, in memory the sandbox's 1 GB cap allows: ~1,050 hashes per row, over
+ * `seedManyRows(…, 500_000)` far past the sandbox's 10 s limit on both engines, yet each
+ * 8,192-row block (the sandbox's max_block_size) ends within about a second, which bounds how long
+ * a kill takes. Sized after 26.7 finished the earlier 350-hash version within 1.5 s once the
+ * modern engine's keepalive stopped spinning a core. `marker` finds it in system.processes.
  */
 export const heavyQuery = (marker: string) =>
-  `SELECT count() AS c, '${marker}' AS m FROM events WHERE arraySum(arrayMap(x -> sipHash64(x), range(toUInt64(fps) + 300))) % 3 = 0`;
+  `SELECT count() AS c, '${marker}' AS m FROM events WHERE arraySum(arrayMap(x -> sipHash64(x), range(toUInt64(fps) + 1000))) % 3 = 0`;
 
 /** Whether a query whose text holds `marker` is still running in ClickHouse. */
 export async function isRunning(admin: ClickHouseWriter, marker: string): Promise<boolean> {
