@@ -83,7 +83,7 @@ export const BUILD_METRICS = {
 } as const;
 
 /** A metric's scaled value (memory in MB), what its histogram buckets (clickhouse/014 holds the same text). */
-function scaledValue(name: BuildMetric): string {
+export function scaledValue(name: BuildMetric): string {
   const { column, scale } = BUILD_METRICS[name];
   return scale === 1 ? column : `${column} / ${1 / scale}`;
 }

@@ -5,16 +5,42 @@ import type { QuerySource } from './query-source.js';
 export const HITCH_THRESHOLDS_MS = [33.3, 50] as const;
 
 /**
- * The averaged fields of a cell: the events' column (a value above 0 is a sample) and the
- * cell rollup's sample count and sum columns (clickhouse/014).
+ * The averaged fields of a cell: the events' column (a value above 0 is a sample), what is
+ * summed of it (floats in Float64, memory's Int64 as it is: clickhouse/014 sums the same), and
+ * the cell rollup's sample count and sum columns.
  */
 const AVERAGED = {
-  frameTimeMean: { column: 'frame_time_ms', samples: 'frame_samples', sum: 'frame_time_sum' },
-  fps: { column: 'fps', samples: 'fps_samples', sum: 'fps_sum' },
-  memoryBytes: { column: 'memory_used_bytes', samples: 'memory_samples', sum: 'memory_sum' },
-  gpuTime: { column: 'gpu_time_ms', samples: 'gpu_time_samples', sum: 'gpu_time_sum' },
-  gameThread: { column: 'game_thread_ms', samples: 'game_thread_samples', sum: 'game_thread_sum' },
-  renderThread: { column: 'render_thread_ms', samples: 'render_thread_samples', sum: 'render_thread_sum' },
+  frameTimeMean: {
+    column: 'frame_time_ms',
+    summed: 'toFloat64(frame_time_ms)',
+    samples: 'frame_samples',
+    sum: 'frame_time_sum',
+  },
+  fps: { column: 'fps', summed: 'toFloat64(fps)', samples: 'fps_samples', sum: 'fps_sum' },
+  memoryBytes: {
+    column: 'memory_used_bytes',
+    summed: 'memory_used_bytes',
+    samples: 'memory_samples',
+    sum: 'memory_sum',
+  },
+  gpuTime: {
+    column: 'gpu_time_ms',
+    summed: 'toFloat64(gpu_time_ms)',
+    samples: 'gpu_time_samples',
+    sum: 'gpu_time_sum',
+  },
+  gameThread: {
+    column: 'game_thread_ms',
+    summed: 'toFloat64(game_thread_ms)',
+    samples: 'game_thread_samples',
+    sum: 'game_thread_sum',
+  },
+  renderThread: {
+    column: 'render_thread_ms',
+    summed: 'toFloat64(render_thread_ms)',
+    samples: 'render_thread_samples',
+    sum: 'render_thread_sum',
+  },
 } as const;
 type Averaged = keyof typeof AVERAGED;
 
@@ -38,7 +64,7 @@ function averagesOf(source: QuerySource): Record<Averaged, string> {
     name,
     source === 'rollups'
       ? `sum(${f.sum}) / sum(${f.samples})`
-      : `sumIf(${f.column === 'memory_used_bytes' ? f.column : `toFloat64(${f.column})`}, ${f.column} > 0) / countIf(${f.column} > 0)`,
+      : `sumIf(${f.summed}, ${f.column} > 0) / countIf(${f.column} > 0)`,
   ]);
   return Object.fromEntries(entries) as Record<Averaged, string>;
 }

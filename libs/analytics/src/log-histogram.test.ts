@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLICKHOUSE_MIGRATIONS_DIR } from '@framedeck/clickhouse';
-import { BUILD_METRICS } from './builds.query.js';
+import { BUILD_METRICS, scaledValue, type BuildMetric } from './builds.query.js';
 import { HISTOGRAM_RELATIVE_ERROR, histogramBucketSql, reportedQuantile } from './log-histogram.js';
 
 describe('log-bucket histograms', () => {
   it('the rollups bucket values with the same expression the queries over events use', () => {
     const views = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/014_rollups_plain_sums.sql`, 'utf8');
-    const bucketed = Object.values(BUILD_METRICS).map(({ column, scale }) =>
-      scale === 1 ? column : `${column} / ${1 / scale}`,
-    );
-    for (const value of bucketed) expect(views).toContain(histogramBucketSql(value));
+    for (const name of Object.keys(BUILD_METRICS) as BuildMetric[]) {
+      expect(views).toContain(histogramBucketSql(scaledValue(name)));
+    }
     // Frame time: four cell views (5-unit, 25-unit, two overview) and the build stats' view, each
     // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
     expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
