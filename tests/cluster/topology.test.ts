@@ -122,7 +122,7 @@ describe('cluster topology', () => {
     expect(refusals).toEqual([]);
     await clusterScript('up', 'clickhouse-2');
     await waitReplicasConverged();
-    await expectStoredExactly(clickhouse, tenant, 'replica_killed', accepted, 'at-most-once');
+    await expectStoredExactly(clickhouse, tenant, 'replica_killed', accepted);
     // The restarted replica caught up with its shard.
     const [first, second] = await Promise.all([
       localEventCount(NODE_PORTS[0]!, tenant.projectId),

@@ -6,7 +6,7 @@ import { HISTOGRAM_RELATIVE_ERROR, histogramBucketSql, reportedQuantile } from '
 
 describe('log-bucket histograms', () => {
   it('the rollups bucket values with the same expression the queries over events use', () => {
-    const views = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/014_rollups_plain_sums.sql`, 'utf8');
+    const views = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/015_rollup_insert_marks.sql`, 'utf8');
     for (const name of Object.keys(BUILD_METRICS) as BuildMetric[]) {
       expect(views).toContain(histogramBucketSql(scaledValue(name)));
     }

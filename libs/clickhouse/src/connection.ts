@@ -58,9 +58,8 @@ export function openServiceConnection(
     // holds its rows (by default it would queue them on this node and answer at once): the
     // consumer commits Kafka offsets after the insert answers, so they must be durable by then.
     // insert_deduplicate=0: a replicated table drops a block equal to a recent one, and two
-    // batches' rollup blocks are often equal (same day, cell and counts; measured: 100 of 500
-    // test events missing from the rollups). Redelivery is handled as on one server: FINAL for
-    // the events, the rollup ledger for the rollups.
+    // inserts of other tables may well be equal; redelivered events collapse by FINAL. The
+    // rollup insert turns it on for itself (rollups.writer.ts, clickhouse/015).
     ...(config.cluster ? { settings: { insert_distributed_sync: 1, insert_deduplicate: 0 } } : {}),
   });
 }

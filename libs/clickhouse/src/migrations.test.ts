@@ -11,8 +11,31 @@ describe('parseStatements', () => {
       'DROP TABLE IF EXISTS events_old;',
     ].join('\n');
     expect(parseStatements(text)).toEqual([
-      { text: 'RENAME TABLE events TO events_old,\n  events_next TO events', whenTableExists: 'events_next' },
+      {
+        text: 'RENAME TABLE events TO events_old,\n  events_next TO events',
+        guard: { kind: 'table-exists', table: 'events_next' },
+      },
       { text: 'DROP TABLE IF EXISTS events_old' },
     ]);
+  });
+
+  it('attaches a column guard naming the table and the column', () => {
+    const text = [
+      '-- framedeck:when-column-missing rollup_daily_counts insert_mark',
+      'ALTER TABLE rollup_daily_counts ADD COLUMN insert_mark UInt32;',
+    ].join('\n');
+    expect(parseStatements(text)).toEqual([
+      {
+        text: 'ALTER TABLE rollup_daily_counts ADD COLUMN insert_mark UInt32',
+        guard: { kind: 'column-missing', table: 'rollup_daily_counts', column: 'insert_mark' },
+      },
+    ]);
+  });
+
+  it('refuses a guard with a missing or extra name', () => {
+    expect(() => parseStatements('-- framedeck:when-column-missing rollup_daily_counts\nSELECT 1;')).toThrow(
+      /malformed migration guard/,
+    );
+    expect(() => parseStatements('-- framedeck:when-table-exists a b\nSELECT 1;')).toThrow(/malformed migration guard/);
   });
 });

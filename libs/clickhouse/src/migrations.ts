@@ -29,35 +29,48 @@ export const CLICKHOUSE_MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickho
 const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+(?:\.(legacy|modern))?\.sql$/;
 
 /**
- * A statement preceded by the line `-- framedeck:when-table-exists <name>` runs only while that
- * table exists. NOTE: for the statements ClickHouse cannot write IF [NOT] EXISTS (RENAME TABLE;
- * 18.16 has no ADD COLUMN IF NOT EXISTS): the guard keeps a file that stopped half-way re-runnable.
+ * Guards, for the statements ClickHouse cannot write IF [NOT] EXISTS (RENAME TABLE; 18.16 has no
+ * ADD COLUMN IF NOT EXISTS): they keep a file that stopped half-way re-runnable. A statement
+ * preceded by the line
+ * - `-- framedeck:when-table-exists <table>` runs only while that table exists;
+ * - `-- framedeck:when-column-missing <table> <column>` only while the table lacks that column.
  */
-const TABLE_GUARD = /^--\s*framedeck:when-table-exists\s+([a-z_][a-z0-9_]*)\s*$/;
+const GUARD = /^--\s*framedeck:when-(table-exists|column-missing)\s+([a-z_][a-z0-9_]*)(?:\s+([a-z_][a-z0-9_]*))?\s*$/;
 
-export type MigrationStatement = { text: string; whenTableExists?: string };
+export type MigrationGuard = { kind: 'table-exists'; table: string } | { kind: 'column-missing'; table: string; column: string };
+
+export type MigrationStatement = { text: string; guard?: MigrationGuard };
 
 /** Statements in a migration file are separated by a `;` at the end of a line. */
 export function splitStatements(text: string): string[] {
   return parseStatements(text).map((s) => s.text);
 }
 
+function parseGuard(line: string): MigrationGuard | undefined {
+  const match = GUARD.exec(line);
+  if (!match) return undefined;
+  const [, kind, table, column] = match as unknown as [string, string, string, string | undefined];
+  if (kind === 'table-exists' && column === undefined) return { kind, table };
+  if (kind === 'column-missing' && column !== undefined) return { kind, table, column };
+  throw new Error(`malformed migration guard: ${line}`);
+}
+
 /** The statements of a file with their guards (a guard applies to the statement that follows it). */
 export function parseStatements(text: string): MigrationStatement[] {
   const statements: MigrationStatement[] = [];
-  let guard: string | undefined;
+  let guard: MigrationGuard | undefined;
   let lines: string[] = [];
   const flush = (tail: string) => {
     const body = [...lines, tail].join('\n').trim();
     lines = [];
     if (!body) return;
-    statements.push(guard === undefined ? { text: body } : { text: body, whenTableExists: guard });
+    statements.push(guard === undefined ? { text: body } : { text: body, guard });
     guard = undefined;
   };
   for (const line of text.split('\n')) {
-    const guardMatch = TABLE_GUARD.exec(line.trim());
-    if (guardMatch) {
-      guard = guardMatch[1];
+    const lineGuard = parseGuard(line.trim());
+    if (lineGuard) {
+      guard = lineGuard;
       continue;
     }
     if (line.trim().startsWith('--')) continue;
@@ -120,7 +133,7 @@ export async function migrateClickHouse(
       continue;
     }
     for (const statement of parseStatements(text)) {
-      if (statement.whenTableExists !== undefined && !(await tableExists(writer, statement.whenTableExists))) continue;
+      if (statement.guard && !(await guardHolds(writer, statement.guard, cluster))) continue;
       try {
         // Migration files are our own frozen text, not input.
         if (cluster) await runClusterSteps(writer, translateForCluster(statement.text, cluster), cluster);
@@ -137,11 +150,20 @@ export async function migrateClickHouse(
   return result;
 }
 
-async function tableExists(writer: ClickHouseWriter, table: string): Promise<boolean> {
+/** Whether a guarded statement should run (on a cluster a column is looked up in the node's local table). */
+async function guardHolds(writer: ClickHouseWriter, guard: MigrationGuard, cluster?: ClusterTarget): Promise<boolean> {
+  if (guard.kind === 'table-exists') {
+    const [row] = await writer.rows<{ n: number }>(
+      sql`SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = ${guard.table}`,
+    );
+    return Number(row?.n ?? 0) > 0;
+  }
+  const table = cluster ? localTable(guard.table) : guard.table;
   const [row] = await writer.rows<{ n: number }>(
-    sql`SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = ${table}`,
+    sql`SELECT count() AS n FROM system.columns
+         WHERE database = currentDatabase() AND table = ${table} AND name = ${guard.column}`,
   );
-  return Number(row?.n ?? 0) > 0;
+  return Number(row?.n ?? 0) === 0;
 }
 
 async function runClusterSteps(writer: ClickHouseWriter, steps: ClusterStep[], cluster: ClusterTarget): Promise<void> {

@@ -68,7 +68,13 @@ export function rowsToRollUp(block: Buffer, segments: readonly BatchSegment[], r
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
-/** Inserts RowBinary rows (the events insert's columns) into rollup_input, whose views aggregate them. */
+/**
+ * Inserts RowBinary rows (the events insert's columns) into rollup_input, whose views aggregate
+ * them. With insert deduplication on: on a cluster, a replica drops a rollup block that a replica
+ * of its shard already committed, which is what a retry after a failed insert repeats when the
+ * ledger's replica had not received the first attempt (clickhouse/015: each rollup row's mark
+ * keeps different batches' blocks apart). No table deduplicates on one server.
+ */
 export function insertRollupInput(writer: ClickHouseWriter, rowBinary: Buffer): Promise<void> {
-  return writer.insertRowBinary(ROLLUP_INPUT_TABLE, EVENT_INSERT_COLUMNS, rowBinary);
+  return writer.insertRowBinary(ROLLUP_INPUT_TABLE, EVENT_INSERT_COLUMNS, rowBinary, { insert_deduplicate: 1 });
 }

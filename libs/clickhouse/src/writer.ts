@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ClickHouseSettings } from '@clickhouse/client';
 import type { ClickHouseConfig } from '@framedeck/config';
 import type { ClusterTarget } from './cluster-migrations.js';
 import { openServiceConnection } from './connection.js';
@@ -55,11 +56,17 @@ export class ClickHouseWriter extends ClickHouseReader {
     });
   }
 
-  /** Rows already encoded as RowBinary for `columns` (see EventsRowBinaryBlock). */
-  async insertRowBinary(table: SqlFragment, columns: readonly string[], rowBinary: Buffer): Promise<void> {
+  /** Rows already encoded as RowBinary for `columns` (see EventsRowBinaryBlock), with this insert's own `settings`. */
+  async insertRowBinary(
+    table: SqlFragment,
+    columns: readonly string[],
+    rowBinary: Buffer,
+    settings: ClickHouseSettings = {},
+  ): Promise<void> {
     const result = await this.client.exec({
       query: `INSERT INTO ${table.text} (${columns.join(', ')}) FORMAT RowBinary`,
       values: Readable.from([rowBinary]),
+      clickhouse_settings: settings,
     });
     // The response body of an INSERT is empty, but the socket is only reusable once it is read.
     for await (const _ of result.stream) {

@@ -68,16 +68,14 @@ export async function steadyLoad(tenant: Tenant, ms: number, name: string, durin
 
 /**
  * Waits until the `name` events number at least `accepted`, then checks there are exactly that
- * many, once each, and that the rollups count them once (`rollups: 'at-most-once'`: no more than
- * once, the rollup writer's guarantee when a server dies in the middle of an insert, between two
- * of its views; libs/clickhouse rollups.writer.ts).
+ * many, once each, and that the rollups count them once (the consumer's ledger and the replicas'
+ * insert deduplication: libs/clickhouse rollups.writer.ts, clickhouse/015).
  */
 export async function expectStoredExactly(
   clickhouse: ClickHouseWriter,
   tenant: Tenant,
   name: string,
   accepted: number,
-  rollups: 'exactly-once' | 'at-most-once' = 'exactly-once',
 ): Promise<void> {
   const count = async () => {
     const [row] = await clickhouse.rows<{ rows: string; distinct: string }>(
@@ -105,10 +103,6 @@ export async function expectStoredExactly(
     return Number(row?.n ?? 0);
   };
   await waitReplicasConverged();
-  if (rollups === 'at-most-once') {
-    expect(await rolledUp()).toBeLessThanOrEqual(accepted);
-    return;
-  }
   await waitFor(async () => (await rolledUp()) >= accepted, {
     timeoutMs: 180_000,
     what: `the rollups to count the ${accepted} ${name} events`,

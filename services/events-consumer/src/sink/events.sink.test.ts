@@ -27,40 +27,70 @@ const batch = (events: number, invalid = 0): ValidatedBatch =>
     ],
   });
 
+type LedgerRow = { project_id: string; batch_key: string; first_index: number };
+
 /**
  * A ClickHouse stand-in that records inserts (by table, with their RowBinary bytes) and fails
- * the first `failures` attempts of the events insert; `ledger` is what rollup_batches holds.
+ * the first `failures` attempts of the `failing` table's insert; `ledger` is what rollup_batches
+ * holds. A failing rollup insert records its batches in the ledger first, as a server does that
+ * dies after the ledger's view ran. `cluster`: the writer is on a cluster.
  */
-function fakeClickHouse(failures = 0, ledger: { project_id: string; batch_key: string; first_index: number }[] = []) {
+function fakeClickHouse(
+  failures = 0,
+  ledger: LedgerRow[] = [],
+  { failing = 'events', cluster = false }: { failing?: string; cluster?: boolean } = {},
+) {
   const inserts: string[] = [];
   const bytes: Record<string, number> = {};
+  const rollupAttempts: Buffer[] = [];
   let attempts = 0;
+  let ledgerReads = 0;
   const client = {
     exec: async ({ query, values }: { query: string; values: AsyncIterable<Buffer> }) => {
       const table = /^INSERT INTO (\w+)/.exec(query)![1]!;
-      if (table === 'events' && attempts++ < failures) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of values) chunks.push(chunk);
+      const body = Buffer.concat(chunks);
+      if (table === 'rollup_input') rollupAttempts.push(body);
+      if (table === failing && attempts++ < failures) {
+        if (table === 'rollup_input') ledger.push(...ledgerRowsOf(body));
         throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
       }
       inserts.push(table);
-      for await (const chunk of values) bytes[table] = (bytes[table] ?? 0) + chunk.length;
+      bytes[table] = (bytes[table] ?? 0) + body.length;
       return { stream: (async function* () {})() };
     },
-    query: async ({ query }: { query: string }) => ({
-      json: async () => (query.includes('version()') ? [{ version: '18.16.1' }] : ledger),
-    }),
+    query: async ({ query }: { query: string }) => {
+      if (query.includes('version()')) return { json: async () => [{ version: '18.16.1' }] };
+      ledgerReads++;
+      return { json: async () => [...ledger] };
+    },
     insert: async () => {
       inserts.push('rejections');
       return {};
     },
   };
   return {
-    client: new ClickHouseWriter(client as unknown as ClickHouseClient),
+    client: new ClickHouseWriter(
+      client as unknown as ClickHouseClient,
+      cluster ? { cluster: 'c', database: 'd', replicasCluster: 'c_replicas' } : undefined,
+    ),
     inserts,
     bytes,
+    rollupAttempts,
     attempts: () => attempts,
+    ledgerReads: () => ledgerReads,
   };
 }
 
+/** The ledger rows of the one test batch, whatever rows were inserted (all tests' batches share it). */
+function ledgerRowsOf(rows: Buffer): LedgerRow[] {
+  return rows.length === 0
+    ? []
+    : [{ project_id: one.envelope.projectId, batch_key: one.envelope.batchId.slice(0, 28), first_index: 0 }];
+}
+
+const one = batch(4);
 const logger = createLogger('test', 'silent');
 
 describe('EventsSink', () => {
@@ -88,7 +118,6 @@ describe('EventsSink', () => {
   });
 
   it('feeds the rollups each Kafka message once: not when the ledger has it, not twice from one block', async () => {
-    const one = batch(4);
     const other = { ...batch(4), envelope: { ...one.envelope, batchId: '7d3a1c2b-9e8f-4a6b-8c5d-4e3f2a1b0c9d' } };
     const part = { ...batch(4), envelope: { ...one.envelope, firstEventIndex: 4 } };
     const flush = { flushRows: 1000, flushBytes: 1 << 30, flushIntervalMs: 10 };
@@ -114,6 +143,28 @@ describe('EventsSink', () => {
     await sink.add(batch(1));
     expect(ch.attempts()).toBe(4);
     expect(sink.insertedRows).toBe(1);
+  });
+
+  it('asks the ledger again before retrying a failed rollup insert on one server', async () => {
+    // The failed attempt recorded the batch (its answer was lost): the retry inserts nothing.
+    const ch = fakeClickHouse(1, [], { failing: 'rollup_input' });
+    const sink = new EventsSink(ch.client, { flushRows: 1, flushBytes: 1 << 30, flushIntervalMs: 10 }, logger);
+    await sink.add(one);
+    expect(ch.ledgerReads()).toBe(2);
+    expect(ch.rollupAttempts).toHaveLength(1);
+    expect(ch.bytes.rollup_input).toBeUndefined();
+  });
+
+  it('retries a failed rollup insert with the same rows on a cluster, whatever the ledger read says', async () => {
+    // The replicas drop what the failed attempt committed (clickhouse/015); a ledger read may
+    // see the failed attempt's batch on a replica that lacks the other views' parts.
+    const ch = fakeClickHouse(1, [], { failing: 'rollup_input', cluster: true });
+    const sink = new EventsSink(ch.client, { flushRows: 1, flushBytes: 1 << 30, flushIntervalMs: 10 }, logger);
+    await sink.add(one);
+    expect(ch.ledgerReads()).toBe(1);
+    expect(ch.rollupAttempts).toHaveLength(2);
+    expect(ch.rollupAttempts[1]!.equals(ch.rollupAttempts[0]!)).toBe(true);
+    expect(ch.bytes.rollup_input).toBe(ch.bytes.events);
   });
 
   it('rejects pending tickets when stopped, so their offsets are never committed', async () => {

@@ -202,16 +202,23 @@ export class EventsSink {
     this.logger.debug({ rows: block.rows, bytes: block.byteLength, ms: Date.now() - started }, 'block inserted');
   }
 
-  /** Adds the block's not yet rolled-up batches to the rollups; the lookup is repeated on every attempt. */
+  /**
+   * Adds the block's not yet rolled-up batches to the rollups. On one server every attempt asks
+   * the ledger again: an attempt whose answer was lost may have rolled the block up (and recorded
+   * it). On a cluster a failed attempt is repeated with the same rows: the ledger read may come
+   * from a replica that has not fetched the failed attempt's ledger row yet, or has fetched it but
+   * not the parts of the views that ran after it; the replicas drop the blocks of the repeat that
+   * their shard already committed (insert deduplication, clickhouse/015), and add the others.
+   */
   private async rollUp(rows: Buffer, segments: readonly BatchSegment[]): Promise<void> {
-    let inserted = 0;
+    let pending: Buffer | undefined;
     await this.insertWithRetry('rollup_input', 0, async () => {
-      const rolledUp = await findRolledUpBatches(this.clickhouse, segments);
-      const pending = rowsToRollUp(rows, segments, rolledUp);
-      inserted = pending.length;
+      if (pending === undefined || !this.clickhouse.cluster) {
+        pending = rowsToRollUp(rows, segments, await findRolledUpBatches(this.clickhouse, segments));
+      }
       if (pending.length > 0) await insertRollupInput(this.clickhouse, pending);
     });
-    this.logger.debug({ bytes: inserted }, 'rollups fed');
+    this.logger.debug({ bytes: pending?.length ?? 0 }, 'rollups fed');
   }
 
   /** One table's insert, retried (backoff + jitter) until it succeeds or the sink stops. */
