@@ -39,14 +39,15 @@ const ROWS = Math.max(BASE_ROWS, Number(process.env.BENCH_ROWS ?? BASE_ROWS));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const PG_SAMPLES = Number(process.env.BENCH_PG_SAMPLES ?? 3);
 const INGEST_RATE = 50_000;
-const PORT = 28180;
-const DB = 'framedeck_querybench';
+// BENCH_DATABASE / BENCH_PORT: a second data set beside another run's (its own database, API port and Redis prefix).
+const PORT = Number(process.env.BENCH_PORT ?? 28180);
+const DB = process.env.BENCH_DATABASE ?? 'framedeck_querybench';
 const PG_URL = `postgres://postgres:postgres@127.0.0.1:5432/${DB}`;
 const ENV = {
   ...process.env,
   FRAMEDECK_POSTGRES_URL: PG_URL,
   FRAMEDECK_CLICKHOUSE_DATABASE: DB,
-  FRAMEDECK_REDIS_PREFIX: 'fdquerybench:',
+  FRAMEDECK_REDIS_PREFIX: `fd${DB.replace(/_/g, '')}:`,
   FRAMEDECK_API_PORT: String(PORT),
   FRAMEDECK_APP_ORIGIN: `http://127.0.0.1:${PORT}`,
   FRAMEDECK_LOG_LEVEL: 'warn',
@@ -75,7 +76,8 @@ const clickhouse = openConnection({
 // BENCH_REUSE=0: loading takes minutes on 2 cores, measuring takes one. Each size is its own
 // project, tagged by the SDK version its rows carry.
 // Version 4: rows generated with a fixed anchor (earlier data sets had events and rollups a few seconds apart).
-const sdkTag = (rows) => `querybench/4-${rows}`;
+// Version 5: sessions in time order (generatedRows).
+const sdkTag = (rows) => `querybench/5-${rows}`;
 /** The latest data set of `rows` events: its project, rows in events and in the rollups, anchor and age. */
 async function latestDataSet(rows) {
   const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
@@ -157,7 +159,14 @@ function generatedRows(projectId, rows, count, offset, { recent = false, anchor 
   const hs = (salt) => `intHash32(${session} * ${salt} + 7)`; // per session
   const player = `(${hs(3)} % ${players})`;
   const now = `toUInt64(${anchor})`;
-  const start = recent ? now : `(${now} - 3600 - ${hs(1)} % ${30 * 86400})`;
+  // Sessions start in the order of their index, spread evenly over the 30 days (plus up to an hour
+  // of jitter), so the data set goes in in time order, as a live game's stream does: each insert
+  // holds a slice of the month, and a rollup key (cell, day, …) lies in the parts of its day. Loaded
+  // in random time order (before 2026-11-24), every part held every day, each key once per part:
+  // a merge backlog no live system builds (docs/performance.md, "Rollups at 100 M events").
+  const sessions = Math.ceil(rows / SESSION_EVENTS);
+  const month = 30 * 86400;
+  const start = recent ? now : `(${now} - 7200 - ${month} + intDiv(${session} * ${month}, ${sessions}) + ${hs(1)} % 3600)`;
   const ts = recent ? start : `(${start} + ${n} % ${SESSION_EVENTS} * 9)`;
   // A session's events form one batch: event ids share the batch's first 28 characters and
   // end in the event's index, as the consumer's do (libs/clickhouse event-id.ts), so the
