@@ -37,7 +37,8 @@ const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+(?:\.(legacy|modern))?\.sql$/;
  */
 const GUARD = /^--\s*framedeck:when-(table-exists|column-missing)\s+([a-z_][a-z0-9_]*)(?:\s+([a-z_][a-z0-9_]*))?\s*$/;
 
-export type MigrationGuard = { kind: 'table-exists'; table: string } | { kind: 'column-missing'; table: string; column: string };
+export type MigrationGuard =
+  { kind: 'table-exists'; table: string } | { kind: 'column-missing'; table: string; column: string };
 
 export type MigrationStatement = { text: string; guard?: MigrationGuard };
 
