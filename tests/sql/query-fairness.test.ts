@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, createProjectWithKeys, type BootstrapResult } from '@framedeck/accounts';
+import { once } from 'node:events';
 import {
   MAX_CONCURRENT_QUERIES_PER_TENANT,
   MAX_RESULT_BYTES,
   MAX_ROW_LIMIT,
   projectDatabaseName,
+  RedisHourlyQuota,
+  SANDBOX_HOURLY_LIMITS,
 } from '@framedeck/sql-sandbox';
+import { createRedisClient } from '@framedeck/redis';
+import { testConfig } from '../support/stack.js';
 import { raw as rawSql } from '@framedeck/clickhouse';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { OpenApiValidator } from '../api/support/openapi-validator.js';
@@ -30,9 +35,11 @@ let validator: OpenApiValidator;
 let flooder: BootstrapResult;
 let floodProjects: { projectId: string; key: string }[];
 let bystander: BootstrapResult;
+/** The API's namespace of SQL slots and hourly budgets in Redis, shared with "another instance" below. */
+const sqlAdmissionKeyPrefix = `sqlslots-${randomUUID()}:`;
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({ sqlAdmissionKeyPrefix });
   validator = new OpenApiValidator(api.api.openApiDocument);
   flooder = await bootstrapTenant(api.pool, { plan: 'pro' });
   bystander = await bootstrapTenant(api.pool, { plan: 'pro' });
@@ -222,4 +229,45 @@ describe('streaming', () => {
     expect(peakRss - rssBefore).toBeLessThan(300e6);
     expect(p95).toBeLessThan(1_000);
   }, 60_000);
+});
+
+describe('fairness: a project’s hourly budget is one for every API instance and ClickHouse node', () => {
+  const redis = createRedisClient(testConfig.redis);
+  afterAll(() => redis.quit());
+
+  /** Another API instance, counting in the same Redis (on a cluster its queries go to other nodes). */
+  async function anotherInstance(limits = SANDBOX_HOURLY_LIMITS): Promise<RedisHourlyQuota> {
+    if (redis.status !== 'ready') await once(redis, 'ready');
+    return new RedisHourlyQuota({ redis, keyPrefix: `${sqlAdmissionKeyPrefix}quota:`, limits });
+  }
+
+  it('answers 429 + Retry-After once the project’s queries of the hour ran elsewhere; other projects still run', async () => {
+    const spent = await createProjectWithKeys(api.pool, { tenantId: bystander.tenantId, name: 'Budget spent' });
+    const elsewhere = await anotherInstance();
+    for (let i = 0; i < SANDBOX_HOURLY_LIMITS.queries; i += 100) {
+      await Promise.all(Array.from({ length: 100 }, () => elsewhere.admit(spent.projectId)));
+    }
+    const res = await query(spent.keys.full!, { project_id: spent.projectId, sql: 'SELECT count() AS n FROM events' });
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await res.text()).toMatch(/2000 SQL queries of this hour/);
+    const other = await query(bystander.keys.full!, {
+      project_id: bystander.projectId,
+      sql: 'SELECT count() AS n FROM events',
+    });
+    expect(other.status).toBe(200);
+    await dropProjectDatabases(api.clickhouse, [spent.projectId]);
+  });
+
+  it('counts a query ClickHouse refused as a failed one of the project’s hour', async () => {
+    const failing = await createProjectWithKeys(api.pool, { tenantId: bystander.tenantId, name: 'Failing queries' });
+    const res = await query(failing.keys.full!, { project_id: failing.projectId, sql: "SELECT 1 + 'a' AS x" });
+    expect(res.status).toBe(400);
+    // An instance that allows one failed query an hour now refuses the project: the API counted it.
+    const strict = await anotherInstance({ ...SANDBOX_HOURLY_LIMITS, errors: 1 });
+    await expect(strict.admit(failing.projectId)).rejects.toThrow(/failed SQL queries this hour/);
+    await dropProjectDatabases(api.clickhouse, [failing.projectId]);
+  });
 });

@@ -18,6 +18,14 @@ export {
   type AdmissionSlot,
   type QueryAdmission,
 } from './query-admission.js';
+export {
+  RedisHourlyQuota,
+  SANDBOX_HOURLY_LIMITS,
+  type HourlyLimits,
+  type HourlyQuota,
+  type QuerySpend,
+  type QuotaRedis,
+} from './hourly-quota.js';
 export { jsonEachRowBytes, type RowLimits, type RowsOutcome } from './result-rows.js';
 export { checkAnalystQuery, loadSqlChecker, type CheckedQuery, type CheckOptions } from './sql-checker.js';
 export { MAX_SQL_LENGTH } from './sql-lexer.js';

@@ -35,7 +35,8 @@ const NOT_FOR_ANALYSTS: ReadonlySet<string> = new Set(['project_id', 'retention_
  * On a cluster (the admin writer's `cluster`) every statement runs ON CLUSTER, so the database,
  * view, user, role and quota exist on whichever node the balancer hands an analyst's query to;
  * the view reads the shared Distributed `events`, so it sees the project's rows of every shard.
- * NOTE: a server quota still counts on its own node (see docs/deployment.md).
+ * A server quota counts on its own node: the API counts each project's hourly budget in Redis
+ * as well (hourly-quota.ts), so N nodes do not make N budgets.
  *
  * The view exposes every event column except project_id, plus `position` as a tuple. Given
  * the project's retention, it shows only the retained window (`timestamp` within the last N

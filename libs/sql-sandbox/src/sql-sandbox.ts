@@ -4,6 +4,7 @@ import { openConnection, sql, type ClickHouseWriter } from '@framedeck/clickhous
 import type { ClickHouseConfig } from '@framedeck/config';
 import { toSandboxFailure } from './clickhouse-diagnostic.js';
 import { ProjectDatabases } from './project-database.js';
+import type { HourlyQuota } from './hourly-quota.js';
 import { LocalAdmission, type QueryAdmission } from './query-admission.js';
 import { jsonEachRowBytes, type RowsOutcome } from './result-rows.js';
 import {
@@ -73,6 +74,8 @@ export type SqlSandboxOptions = {
   admin: ClickHouseWriter;
   /** Where concurrent queries are counted. Default: this process only (LocalAdmission). */
   admission?: QueryAdmission;
+  /** Where each project's hourly budget is counted across instances and nodes. Default: ClickHouse's own quota only. */
+  hourlyQuota?: HourlyQuota;
   /** Default QUERY_DEADLINE_MS. */
   deadlineMs?: number;
   /** Default MAX_RESULT_BYTES. */
@@ -132,6 +135,17 @@ export class SqlSandbox {
     const checked = checkAnalystQuery(request.sql, { lambdaCallsByName: await this.resolvesLambdaCalls() });
     const queryId = randomUUID();
     const slot = await this.admission.acquire(request.tenantId, queryId, this.deadlineMs + LEASE_MARGIN_MS);
+    const quota = this.options.hourlyQuota;
+    await quota?.admit(request.projectId).catch(async (error: unknown) => {
+      await slot.release();
+      throw error;
+    });
+    const startedAt = performance.now();
+    /** Frees the slot and adds what the query spent to its project's hour. */
+    const finish = async (failed: boolean) => {
+      await slot.release();
+      await quota?.record(request.projectId, { failed, seconds: (performance.now() - startedAt) / 1000 });
+    };
     const run = new RunningQuery(queryId, this.deadlineMs, options.signal, (id) => this.kill(id));
     try {
       const body = await this.start(request, checked.text, run).catch(async (error: unknown) => {
@@ -140,10 +154,10 @@ export class SqlSandbox {
         this.databases.forget(request.projectId);
         return this.start(request, checked.text, run);
       });
-      return this.rowStream(run, body, limit, slot.release);
+      return this.rowStream(run, body, limit, finish);
     } catch (error) {
       run.finish();
-      await slot.release();
+      await finish(true);
       throw error;
     }
   }
@@ -182,9 +196,15 @@ export class SqlSandbox {
     }
   }
 
-  private rowStream(run: RunningQuery, body: ResponseBody, limit: number, release: () => Promise<void>): SqlRowStream {
+  private rowStream(
+    run: RunningQuery,
+    body: ResponseBody,
+    limit: number,
+    finish: (failed: boolean) => Promise<void>,
+  ): SqlRowStream {
     const outcome: RowsOutcome = { rowCount: 0, bytes: 0, truncated: false };
     let closed = false;
+    let failed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
@@ -194,7 +214,7 @@ export class SqlSandbox {
         run.cancel();
       }
       run.finish();
-      await Promise.all([body.close(), release()]);
+      await Promise.all([body.close(), finish(failed)]);
     };
     const maxBytes = this.maxResultBytes;
     async function* rows(): AsyncGenerator<Buffer> {
@@ -204,6 +224,7 @@ export class SqlSandbox {
           reject(`The first row of the result is larger than the ${maxBytes} bytes an answer may carry.`);
         }
       } catch (error) {
+        failed = true;
         throw run.failure(toSandboxFailure(error, body.context), error);
       } finally {
         await close();

@@ -7,7 +7,7 @@ import { apiMetrics, Registry, type ApiMetrics } from '@framedeck/metrics';
 import type { Pool } from '@framedeck/postgres';
 import type { Clock } from '@framedeck/rate-limit';
 import type { Redis } from '@framedeck/redis';
-import { RedisAdmission, SqlSandbox } from '@framedeck/sql-sandbox';
+import { RedisAdmission, RedisHourlyQuota, SqlSandbox } from '@framedeck/sql-sandbox';
 import type { ApiConfig } from './config.js';
 import { ApiKeyAuthenticator } from './http/api-key.authenticator.js';
 import { apiDocsRouter } from './http/api-docs.router.js';
@@ -92,6 +92,12 @@ export function buildApp(deps: ApiDeps): ApiApp {
           redis: deps.redis,
           keyPrefix: deps.sqlAdmissionKeyPrefix,
           onFallback: (error) => logger.warn({ err: error }, 'sql admission: Redis failed, counting in this process'),
+        }),
+        // Each project's hourly budget counted in Redis too: on a cluster ClickHouse counts it per node.
+        hourlyQuota: new RedisHourlyQuota({
+          redis: deps.redis,
+          keyPrefix: deps.sqlAdmissionKeyPrefix === undefined ? undefined : `${deps.sqlAdmissionKeyPrefix}quota:`,
+          onFallback: (error) => logger.warn({ err: error }, 'sql hourly quota: Redis failed, ClickHouse quota only'),
         }),
         onWarning: (message, error) => logger.warn({ err: error }, message),
       }),
