@@ -8,12 +8,15 @@ import {
   uuidToRowBinary,
 } from '@framedeck/clickhouse';
 import { PLAYER_TABLES } from '@framedeck/analytics';
-import { ProjectDatabases, projectDatabaseName } from '@framedeck/sql-sandbox';
+import { once } from 'node:events';
+import { redisSection } from '@framedeck/config';
+import { createRedisClient } from '@framedeck/redis';
+import { ProjectDatabases, projectDatabaseName, RedisHourlyQuota, SANDBOX_HOURLY_LIMITS } from '@framedeck/sql-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tenant } from '../ingest/ingest-harness.js';
 import { waitFor } from '../support/wait.js';
 import { ingest, sampleBatch } from './support/cluster-load.js';
-import { CLUSTER_API } from './support/cluster-env.js';
+import { CLUSTER_API, CLUSTER_ENV } from './support/cluster-env.js';
 import { clickhouseConfig, NODE_PORTS, onEveryNode, waitReplicasConverged } from './support/cluster-stack.js';
 import { useClusterSuite } from './support/cluster-suite.js';
 
@@ -145,6 +148,32 @@ describe('cluster: SQL sandbox', () => {
       }),
     );
     for (const rows of answers) expect(rows.map((r) => [r.event_name, Number(r.n)])).toEqual([['project_b', 200]]);
+  });
+});
+
+describe('cluster: SQL hourly budget', () => {
+  // ClickHouse counts its quota per node; the API counts the project's hour in Redis for every
+  // instance and node (libs/sql-sandbox hourly-quota.ts).
+  it('refuses a project whose hour was spent, on every API instance and ClickHouse node', async () => {
+    const redis = createRedisClient(redisSection(CLUSTER_ENV));
+    try {
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      const services = new RedisHourlyQuota({ redis });
+      for (let i = 0; i < SANDBOX_HOURLY_LIMITS.queries; i += 100) {
+        await Promise.all(Array.from({ length: 100 }, () => services.admit(a.projectId)));
+      }
+    } finally {
+      await redis.quit();
+    }
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`${CLUSTER_API}/api/v1/query`, {
+        method: 'POST',
+        headers: { 'x-api-key': a.keys.full!, 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ project_id: a.projectId, sql: 'SELECT count() AS n FROM events' }),
+      });
+      expect(res.status, await res.text()).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
   });
 });
 
