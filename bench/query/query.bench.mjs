@@ -37,6 +37,12 @@ const WITH_POSTGRES = process.env.BENCH_POSTGRES !== '0';
 /** The size the growth is measured at; equal to BASE_ROWS by default (no second project). */
 const ROWS = Math.max(BASE_ROWS, Number(process.env.BENCH_ROWS ?? BASE_ROWS));
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
+/**
+ * BENCH_ONLY=buildsCompare,builds: measure only these queries (names as in queriesOf), idle, at
+ * BENCH_ROWS and while ingesting; the others, their rollup checks and PostgreSQL's are left out.
+ */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
+const measured = (name) => ONLY === undefined || ONLY.has(name);
 const PG_SAMPLES = Number(process.env.BENCH_PG_SAMPLES ?? 3);
 const INGEST_RATE = 50_000;
 // BENCH_DATABASE / BENCH_PORT: a second data set beside another run's (its own database, API port and Redis prefix).
@@ -166,7 +172,9 @@ function generatedRows(projectId, rows, count, offset, { recent = false, anchor 
   // a merge backlog no live system builds (docs/performance.md, "Rollups at 100 M events").
   const sessions = Math.ceil(rows / SESSION_EVENTS);
   const month = 30 * 86400;
-  const start = recent ? now : `(${now} - 7200 - ${month} + intDiv(${session} * ${month}, ${sessions}) + ${hs(1)} % 3600)`;
+  const start = recent
+    ? now
+    : `(${now} - 7200 - ${month} + intDiv(${session} * ${month}, ${sessions}) + ${hs(1)} % 3600)`;
   const ts = recent ? start : `(${start} + ${n} % ${SESSION_EVENTS} * 9)`;
   // A session's events form one batch: event ids share the batch's first 28 characters and
   // end in the event's index, as the consumer's do (libs/clickhouse event-id.ts), so the
@@ -355,7 +363,7 @@ for (let i = 0; ; i++) {
 /** The API requests measured, for one project. */
 const queriesOf = (id) => {
   const base = `http://127.0.0.1:${PORT}/api/v1/projects/${id}`;
-  return {
+  const all = {
     heatmap: `${base}/heatmap?mapId=map_0`,
     heatmapEvents: `${base}/heatmap?mapId=map_0&eventName=event_3&cellSize=10&days=30`,
     heatmapEvents25: `${base}/heatmap?mapId=map_0&eventName=event_3&days=30`,
@@ -371,6 +379,9 @@ const queriesOf = (id) => {
     retention: `${base}/retention?period=day&days=30&periods=7`,
     funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
   };
+  const unknown = [...(ONLY ?? [])].filter((name) => !(name in all));
+  if (unknown.length) throw new Error(`BENCH_ONLY: no query named ${unknown.join(', ')}`);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => measured(name)));
 };
 const QUERIES = queriesOf(projectId);
 const CEILINGS = {
@@ -458,7 +469,7 @@ if (large) {
 log('checking the insights rollups against the plain query over events');
 const reader = createClickHouseReader(clickhouseConfig);
 const rollupChecks = {};
-for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsPlayersByDay']) {
+for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsPlayersByDay'].filter(measured)) {
   const params = Object.fromEntries(new URL(QUERIES[name]).searchParams);
   const q = { projectId, metric: params.metric, groupBy: params.groupBy, days: Number(params.days ?? 30), limit: 10 };
   const [api, plain] = [await fetchJson(QUERIES[name]), await queryInsights(reader, q, 'events')];
@@ -466,8 +477,9 @@ for (const name of ['insights', 'insightsByEvent', 'insightsPlayers', 'insightsP
   if (!rollupChecks[name]) log(`MISMATCH ${name}`, JSON.stringify(api.data), JSON.stringify(plain));
 }
 
-log(`ingesting ${INGEST_RATE} events/s (direct ClickHouse inserts) while measuring`);
-let ingesting = true;
+// Nothing is inserted when BENCH_ONLY leaves out every query measured while ingesting.
+let ingesting = Object.keys(LOADED_CEILINGS).some(measured);
+if (ingesting) log(`ingesting ${INGEST_RATE} events/s (direct ClickHouse inserts) while measuring`);
 let inserted = 0;
 const ingestStart = performance.now();
 const ingestLoop = (async () => {
@@ -484,7 +496,7 @@ const ingestLoop = (async () => {
 })();
 await new Promise((r) => setTimeout(r, 2000));
 const loaded = {};
-for (const name of Object.keys(LOADED_CEILINGS)) {
+for (const name of Object.keys(LOADED_CEILINGS).filter(measured)) {
   loaded[name] = stats(await timeHttp(QUERIES[name], SAMPLES));
   log(`${name} while ingesting`, loaded[name]);
 }
@@ -532,7 +544,7 @@ async function measurePostgres() {
   log(`PostgreSQL: ${PG_SAMPLES} runs per query over the same ${pgCopy.rows} rows`);
   const pgClient = new pg.Client({ connectionString: PG_URL });
   await pgClient.connect();
-  for (const [name, text] of Object.entries(PG_QUERIES)) {
+  for (const [name, text] of Object.entries(PG_QUERIES).filter(([name]) => measured(name))) {
     const times = [];
     for (let i = 0; i < PG_SAMPLES + 1; i++) {
       const t = performance.now();
