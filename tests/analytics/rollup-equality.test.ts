@@ -175,6 +175,21 @@ describe('rollup-served answers equal the plain query over events', () => {
       }
   });
 
+  it('builds comparison reads rollup_build_stats once: the overall figures are the maps’ added up', async () => {
+    const recorded = recordingClient(clickhouse);
+    const compare = { projectId, base: '1.0', target: '1.2', days: 90, thresholdPercent: 5, minSamples: 5, now: NOW };
+    const fromRollup = await compareBuilds(recorded.client, compare, 'rollups');
+    expect(recorded.sent).toHaveLength(1);
+    expect(recorded.sent[0]).toContain('FROM rollup_build_stats');
+    expect(recorded.sent[0]).not.toContain('FROM events');
+    // Both maps compared, and each side's overall samples are its maps' (the fixture's builds play both).
+    expect(fromRollup.maps.map((m) => m.mapId)).toEqual(['arena', 'harbour']);
+    for (const side of ['base', 'target'] as const)
+      expect(fromRollup.overall[side].frame_time.samples).toBe(
+        fromRollup.maps.reduce((sum, m) => sum + m[side].frame_time.samples, 0),
+      );
+  });
+
   it('dashboard: daily events, players, sessions, DAU and MAU', async () => {
     for (const days of [7, 30, 90]) {
       const q = { projectId, days, now: NOW };

@@ -127,11 +127,12 @@ export type BuildComparison = {
 };
 
 /**
- * Per metric: samples, mean and p50/p95/p99 (log-bucket histogram quantiles, log-histogram.ts),
- * over the events (values above 0 of sample-carrying events) or summed from rollup_build_stats,
- * whose views keep the same conditions (clickhouse/014).
+ * Per build and map, per metric: samples, mean and p50/p95/p99 (log-bucket histogram quantiles,
+ * log-histogram.ts), over the events (values above 0 of sample-carrying events) or summed from
+ * rollup_build_stats, whose views keep the same conditions (clickhouse/014); and the sum and the
+ * histogram themselves (m_<metric>_s, m_<metric>_h), which overallColumns adds up over the maps.
  */
-function statColumns(source: QuerySource): SqlFragment {
+function perMapColumns(source: QuerySource): SqlFragment {
   return raw(
     METRIC_NAMES.map((name) => {
       const { column, scale } = BUILD_METRICS[name];
@@ -141,15 +142,53 @@ function statColumns(source: QuerySource): SqlFragment {
           ? [`sum(${name}_samples)`, `sum(${name}_sum)`, histogramOfRollupSql(`${name}_histogramMap`)]
           : [`countIf(${cond})`, `sumIf(${column}, ${cond})`, histogramOfValuesSql(scaledValue(name), cond)];
       return [
-        `${samples} AS ${name}_n`,
-        `${sum} / ${samples} * ${scale} AS ${name}_avg`,
+        `${samples} AS m_${name}_n`,
+        `${sum} AS m_${name}_s`,
+        `${histogram} AS m_${name}_h`,
+        `${sum} / ${samples} * ${scale} AS m_${name}_avg`,
+        `${histogramQuantilesSql(histogram)} AS m_${name}_q`,
+      ].join(',\n');
+    }).join(',\n'),
+  );
+}
+
+/**
+ * Per build, over the rows of perMapColumns (one per map): the overall statistics, from the
+ * maps' samples, sums and histograms added up (the maps split the build's events, so these are
+ * the build's), and each map's as arrays in the order of `map_ids`.
+ */
+function overallColumns(): SqlFragment {
+  return raw(
+    METRIC_NAMES.map((name) => {
+      const { scale } = BUILD_METRICS[name];
+      const histogram = `sumMap(tupleElement(m_${name}_h, 1), tupleElement(m_${name}_h, 2))`;
+      return [
+        `sum(m_${name}_n) AS ${name}_n`,
+        `sum(m_${name}_s) / sum(m_${name}_n) * ${scale} AS ${name}_avg`,
         `${histogramQuantilesSql(histogram)} AS ${name}_q`,
+        `groupArray(m_${name}_n) AS maps_${name}_n`,
+        `groupArray(m_${name}_avg) AS maps_${name}_avg`,
+        `groupArray(m_${name}_q) AS maps_${name}_q`,
       ].join(',\n');
     }).join(',\n'),
   );
 }
 
 type StatsRow = { build_id: string; map_id?: string } & Record<string, number | number[] | string | null>;
+/** A build's overall statistics (StatsRow) and its maps' (map_ids and maps_<field> arrays, aligned). */
+type BuildRow = StatsRow & { map_ids: string[] } & Record<string, unknown>;
+
+/** The StatsRow of the build's i-th map, from the aligned arrays of a BuildRow. */
+function mapRow(row: BuildRow, i: number): StatsRow {
+  const map: StatsRow = { build_id: row.build_id, map_id: row.map_ids[i]! };
+  for (const name of METRIC_NAMES)
+    for (const field of ['n', 'avg', 'q'])
+      map[`${name}_${field}`] = (row[`maps_${name}_${field}`] as Array<number | number[] | null>)[i]!;
+  return map;
+}
+
+/** Byte order of the UTF-8 text, as ClickHouse's ORDER BY of a String. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 function toSide(row: StatsRow | undefined): BuildSide {
   const side = {} as BuildSide;
@@ -192,13 +231,20 @@ export async function compareBuilds(
   const builds = sql`build_id IN (${q.base}, ${q.target})${compareFilters(q)}`;
   const from =
     source === 'rollups'
-      ? sql`${statColumns('rollups')} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
-      : sql`${statColumns('events')} FROM events
+      ? sql`${perMapColumns('rollups')} FROM rollup_build_stats WHERE ${projectAndDays(q.projectId, window)} AND ${builds}`
+      : sql`${perMapColumns('events')} FROM events
              WHERE ${projectAndWindow(q.projectId, window)} AND ${builds} AND ${HAS_SAMPLE}`;
-  const [overall, perMap] = await Promise.all([
-    clickhouse.rows<StatsRow>(sql`SELECT build_id, ${from} GROUP BY build_id`),
-    clickhouse.rows<StatsRow>(sql`SELECT build_id, map_id, ${from} GROUP BY build_id, map_id ORDER BY map_id`),
-  ]);
+  // One read of the rows, per build and map; the overall statistics add the maps' up (the
+  // histograms, summed per map first, are small): reading them twice, once per grouping, cost
+  // twice as much where the histograms are long (a rollup row holds one entry per value until
+  // its part merges).
+  const overall =
+    await clickhouse.rows<BuildRow>(sql`SELECT build_id, groupArray(map_id) AS map_ids, ${overallColumns()}
+      FROM (SELECT build_id, map_id, ${from} GROUP BY build_id, map_id)
+     GROUP BY build_id`);
+  const perMap = overall
+    .flatMap((row) => row.map_ids.map((_, i) => mapRow(row, i)))
+    .sort((a, b) => byBytes(a.map_id!, b.map_id!));
   const find = (rows: StatsRow[], build: string, mapId?: string) =>
     rows.find((r) => r.build_id === build && (mapId === undefined || r.map_id === mapId));
   // NOTE: the rollup keeps rows of events without a frame sample too (all counts 0), which the
