@@ -280,15 +280,28 @@ const large = ROWS > BASE_ROWS ? await loadProject(ROWS) : undefined;
  * hold one part per insert and every key once per part: a query then merges as many states as
  * there were inserts, which is the load's shape, not the steady state a live system reaches.
  */
-async function settledParts() {
-  const deadline = performance.now() + Number(process.env.BENCH_MERGE_WAIT_SECONDS ?? 600) * 1000;
-  const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
+const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
+const mergesRunning = async () =>
+  Number((await ask(`SELECT count() AS merges FROM system.merges WHERE database = currentDatabase()`))[0].merges);
+
+/**
+ * Waits (at most `seconds`) until no merge runs in the bench database. A merge of the large data
+ * set's parts takes both cores for minutes: measured at 100 M, one that started after the first
+ * wait made every query of the 100 M phase 1.6–2.4 times slower than the same queries without it
+ * (docs/performance.md). So every query's samples start on a quiet engine.
+ */
+async function untilNoMerges(seconds = Number(process.env.BENCH_MERGE_WAIT_SECONDS ?? 600)) {
+  const deadline = performance.now() + seconds * 1000;
   for (;;) {
-    const [{ merges }] = await ask(`SELECT count() AS merges FROM system.merges WHERE database = currentDatabase()`);
-    if (Number(merges) === 0 || performance.now() > deadline) break;
+    const merges = await mergesRunning();
+    if (merges === 0 || performance.now() > deadline) return;
     log(`waiting for ${merges} background merges to finish before measuring`);
-    await new Promise((r) => setTimeout(r, 10_000));
+    await new Promise((r) => setTimeout(r, 5_000));
   }
+}
+
+async function settledParts() {
+  await untilNoMerges();
   const parts = await ask(`SELECT table, toUInt32(count()) AS parts FROM system.parts
                             WHERE database = currentDatabase() AND active GROUP BY table ORDER BY table`);
   return Object.fromEntries(parts.map((p) => [p.table, p.parts]));
@@ -423,13 +436,18 @@ async function fetchJson(url, apiKey = key) {
   return body;
 }
 
+/** Queries whose samples a background merge overlapped (named in the results). */
+const mergesWhileSampling = new Set();
+
 async function timeHttp(url, n, apiKey = key) {
+  await untilNoMerges();
   const times = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     await fetchJson(url, apiKey);
     times.push(performance.now() - t);
   }
+  if ((await mergesRunning()) > 0) mergesWhileSampling.add(url);
   return times;
 }
 
@@ -582,6 +600,7 @@ const results = {
     ]),
   ),
   activePartsWhenMeasuring: activeParts,
+  queriesOverlappedByMerges: [...mergesWhileSampling],
   insightsRollupsEqualPlainQuery: rollupChecks,
   growth: growth ?? null,
   whileIngesting: {
@@ -640,6 +659,9 @@ if (growth) {
   }
 }
 console.log('\ninsights from rollups = plain query over events:', JSON.stringify(rollupChecks));
+if (mergesWhileSampling.size > 0) {
+  console.log('\na background merge was running at the end of the samples of:', [...mergesWhileSampling].join(', '));
+}
 console.log('\nartifacts/bench/query.json');
 await pool.end();
 await reader.close();
