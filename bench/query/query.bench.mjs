@@ -454,23 +454,35 @@ async function timeHttp(url, n, apiKey = key) {
 log('warming up');
 for (const url of Object.values(QUERIES)) await timeHttp(url, 3);
 
-log(`idle: ${SAMPLES} requests per query through the HTTP API`);
+// With a large data set, each query's samples alternate between the two projects (base, large,
+// base, …): this machine's drift (other work, a merge) then falls on both sizes alike, where
+// measuring one size after the other measured each in its own conditions.
+const largeQueries = large ? queriesOf(large.projectId) : undefined;
+if (largeQueries) for (const url of Object.values(largeQueries)) await timeHttp(url, 3, large.key);
+log(
+  `idle: ${SAMPLES} requests per query through the HTTP API` +
+    (large ? `, alternating with the ${ROWS}-event project's` : ''),
+);
 const idle = {};
+const atRows = {};
 for (const [name, url] of Object.entries(QUERIES)) {
-  idle[name] = stats(await timeHttp(url, SAMPLES));
+  const base = [];
+  const big = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    base.push(...(await timeHttp(url, 1)));
+    if (largeQueries) big.push(...(await timeHttp(largeQueries[name], 1, large.key)));
+  }
+  idle[name] = stats(base);
   log(name, idle[name]);
+  if (largeQueries) atRows[name] = stats(big);
 }
 
 // The API's insights read rollups (rollup_daily_counts, player_activity); on these 10 M rows
 // they must give exactly what the plain query over events gives.
 let growth;
 if (large) {
-  log(`idle on the ${ROWS}-event project: ${SAMPLES} requests per query`);
-  const largeQueries = queriesOf(large.projectId);
-  for (const url of Object.values(largeQueries)) await timeHttp(url, 3, large.key);
   growth = {};
-  for (const [name, url] of Object.entries(largeQueries)) {
-    const at = stats(await timeHttp(url, SAMPLES, large.key));
+  for (const [name, at] of Object.entries(atRows)) {
     growth[name] = {
       p95AtBase: idle[name].p95,
       p95AtRows: at.p95,
@@ -480,7 +492,7 @@ if (large) {
       growth: Math.round((at.p95 / idle[name].p95) * 100) / 100,
       rollupServed: !NOT_ROLLUP_SERVED.has(name),
     };
-    log(name, growth[name]);
+    log(`${name} at ${ROWS} events`, growth[name]);
   }
 }
 
