@@ -143,6 +143,7 @@ export async function expectRollupsCountEachEventOnce(
         (SELECT countIf(has_position = 1) FROM events FINAL WHERE project_id = ${projectId}) AS positioned,
         (SELECT sum(events) FROM rollup_daily_counts WHERE project_id = ${projectId}) AS daily_counts,
         (SELECT countMerge(events) FROM rollup_project_hours WHERE project_id = ${projectId}) AS project_hours,
+        (SELECT countMerge(events) FROM rollup_project_days WHERE project_id = ${projectId}) AS project_days,
         (SELECT sum(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
         (SELECT sum(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells`,
     );
@@ -150,7 +151,7 @@ export async function expectRollupsCountEachEventOnce(
   };
   // Views of one insert become visible one after another: wait for all of them.
   const caughtUp = (c: Record<string, number>) =>
-    ['daily_counts', 'project_hours', 'build_stats'].every((k) => c[k]! >= c.events!) &&
+    ['daily_counts', 'project_hours', 'project_days', 'build_stats'].every((k) => c[k]! >= c.events!) &&
     c.heatmap_cells! >= c.positioned!;
   await waitFor(async () => caughtUp(await counts()), {
     timeoutMs,
@@ -163,6 +164,7 @@ export async function expectRollupsCountEachEventOnce(
     positioned: c.positioned,
     daily_counts: c.events,
     project_hours: c.events,
+    project_days: c.events,
     build_stats: c.events,
     heatmap_cells: c.positioned,
   });

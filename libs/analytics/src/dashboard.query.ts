@@ -1,6 +1,6 @@
 import { sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import type { QuerySource } from './query-source.js';
-import { lastDays, projectAndWindow, type TimeWindow } from './time-window.js';
+import { lastDays, projectAndDays, projectAndWindow, type TimeWindow } from './time-window.js';
 
 export const DASHBOARD_DAYS = [7, 14, 30, 90] as const;
 export const DASHBOARD_DEFAULTS = { days: 30 } as const;
@@ -31,7 +31,7 @@ const PLAYERS = sql`uniqCombinedIf(player_id, player_id != '')`;
 
 /**
  * Per-day counts and the DAU/MAU pair, from events (the plain query) or from
- * rollup_project_hours (clickhouse/007): the hours' uniqCombined states merge into the very
+ * rollup_project_days (clickhouse/016): the days' uniqCombined states merge into the very
  * state one pass over the events builds, so both give the same numbers.
  */
 const DASHBOARD_SQL: Record<
@@ -61,27 +61,18 @@ const DASHBOARD_SQL: Record<
            WHERE ${projectAndWindow(projectId, window)}`,
   },
   rollups: {
-    daily: (projectId, window) => sql`SELECT toString(toDate(hour)) AS date, countMerge(events) AS events,
+    daily: (projectId, window) => sql`SELECT toString(day) AS date, countMerge(events) AS events,
                  uniqCombinedIfMerge(players) AS players, uniqCombinedMerge(sessions) AS sessions
-            FROM rollup_project_hours
-           WHERE ${hoursOf(projectId, window)}
+            FROM rollup_project_days
+           WHERE ${projectAndDays(projectId, window)}
            GROUP BY date WITH TOTALS
            ORDER BY date`,
-    activeUsers: (
-      projectId,
-      window,
-      now,
-    ) => sql`SELECT uniqCombinedIfMergeIf(players, toDate(hour) = toDate(${now})) AS dau,
+    activeUsers: (projectId, window, now) => sql`SELECT uniqCombinedIfMergeIf(players, day = toDate(${now})) AS dau,
                  uniqCombinedIfMerge(players) AS mau
-            FROM rollup_project_hours
-           WHERE ${hoursOf(projectId, window)}`,
+            FROM rollup_project_days
+           WHERE ${projectAndDays(projectId, window)}`,
   },
 };
-
-/** The range of lastDays (whole UTC days) on rollup_project_hours. */
-function hoursOf(projectId: string, window: TimeWindow): SqlFragment {
-  return sql`project_id = toUUID(${projectId}) AND hour >= ${window.from}`;
-}
 
 export async function queryDashboard(
   clickhouse: ClickHouseReader,
