@@ -32,22 +32,25 @@ export type Component = 'postgres' | 'redis' | 'clickhouse' | 'kafka';
  * Ports of the fault stack: far from the shared stack's (5432, 6379, 8123/8124, 9000/9001, 9092/9093)
  * and from the test services' (18080-18083), so killing these never touches what other
  * engineers, `npm start` or other test files use.
+ * NOTE: all below Linux's ephemeral range (32768–60999). These tests restart components on their
+ * ports, and an outgoing connection's local end can hold a port of that range: measured in a clean-clone CI
+ * run, the second consumer's 58084 was taken (EADDRINUSE) when the rebalance test started it.
  */
 export const FAULT_PORTS = {
-  postgres: 55432,
-  redis: 56379,
-  clickhouseHttp: 58123,
-  clickhouseTcp: 59000,
-  clickhouseModernHttp: 58124,
-  clickhouseModernTcp: 59001,
-  kafka: 59092,
-  kafkaController: 59093,
-  kafkaSasl: 59094,
-  kafkaSaslSsl: 59095,
-  api: 58080,
-  ingest: 58081,
-  consumerHealth: 58082,
-  secondConsumerHealth: 58084,
+  postgres: 30432,
+  redis: 30379,
+  clickhouseHttp: 30123,
+  clickhouseTcp: 30900,
+  clickhouseModernHttp: 30124,
+  clickhouseModernTcp: 30901,
+  kafka: 30092,
+  kafkaController: 30093,
+  kafkaSasl: 30094,
+  kafkaSaslSsl: 30095,
+  api: 30080,
+  ingest: 30081,
+  consumerHealth: 30082,
+  secondConsumerHealth: 30084,
 } as const;
 
 const SCRIPTS = `${REPO_ROOT}infra/local`;
