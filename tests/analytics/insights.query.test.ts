@@ -6,6 +6,8 @@ import {
   INSIGHT_METRICS,
   queryInsights,
   type DimensionFilter,
+  type InsightGroupBy,
+  type InsightMetric,
   type InsightsQuery,
 } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
@@ -31,6 +33,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await clickhouse.close();
 });
+
+/** The rollup each rollup-served insight must read (see queryInsights). */
+function expectedRollup(metric: InsightMetric, groupBy: InsightGroupBy, filter: DimensionFilter): string {
+  if (metric === 'count') return 'rollup_daily_counts';
+  const bySketch = ['day', 'week', 'month', 'event_name'].includes(groupBy) && Object.keys(filter).length === 0;
+  return bySketch ? 'rollup_event_players' : 'player_activity';
+}
 
 const insights = (q: Partial<InsightsQuery>) =>
   queryInsights(clickhouse, { projectId, metric: 'count', groupBy: 'day', days: 30, limit: 10, now: NOW, ...q });
@@ -103,7 +112,7 @@ describe('insights', () => {
     expect(recent).toEqual({ rows: [{ group: '', value: 78 }], total: 78, distinctGroups: 1 });
   });
 
-  it('the rollups (rollup_daily_counts, player_activity) give exactly the answer of the raw events, filtered or not', async () => {
+  it('the rollups (rollup_daily_counts, rollup_event_players, player_activity) give exactly the answer of the raw events, filtered or not', async () => {
     // Random activity over 100 days, anonymous events and repeated rows included, and events
     // either side of each range's start.
     const random = randomUUID();
@@ -156,9 +165,7 @@ describe('insights', () => {
               if (metric === 'unique_players' && filter.source !== undefined) {
                 expect(text).toContain('FROM events');
               } else {
-                expect(text).toContain(
-                  metric === 'unique_players' ? 'FROM player_activity' : 'FROM rollup_daily_counts',
-                );
+                expect(text).toContain(`FROM ${expectedRollup(metric, groupBy, filter)}`);
                 expect(text).not.toContain('FROM events');
               }
               compared++;
@@ -168,6 +175,28 @@ describe('insights', () => {
             }
     expect(compared).toBe(filters.length * 2 * 7 * 2 * 2);
     expect(filteredDiffer).toBeGreaterThan((filters.length - 1) * 2 * 7 * 2); // filters do filter
+  });
+
+  it("unique players beyond the sketches' exact range: the merged per-day sketches give the one-pass answer", async () => {
+    // 3,000 players over 3 days and 2 names: each day's and each name's sketch holds more than
+    // 2^10 players, so the states are HyperLogLog registers, merged across days and names.
+    const sketched = randomUUID();
+    const fixture = Array.from({ length: 6000 }, (_, i) => ({
+      projectId: sketched,
+      playerId: `hll-${i % 3000}`,
+      eventName: i % 2 === 0 ? 'spawn' : 'match_end',
+      at: daysBefore(1 + (i % 3)),
+    }));
+    await insertEvents(clickhouse, fixture);
+    const recorded = recordingClient(clickhouse);
+    for (const groupBy of ['day', 'event_name', 'month'] as const) {
+      const q: InsightsQuery = { projectId: sketched, metric: 'unique_players', groupBy, days: 7, limit: 10, now: NOW };
+      const fromSketches = await queryInsights(recorded.client, q, 'rollups');
+      expect(recorded.sent.splice(0).join('\n')).toContain('FROM rollup_event_players');
+      expect(fromSketches, groupBy).toEqual(await queryInsights(clickhouse, q, 'events'));
+      // Approximate beyond 2^10 (the documented bound), but close: 3,000 distinct players.
+      expect(Math.abs(fromSketches.total / 3000 - 1), groupBy).toBeLessThan(0.05);
+    }
   });
 
   it('a project without events has no rows and zero totals', async () => {

@@ -1,5 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
+import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
@@ -56,11 +56,15 @@ const GROUP_ON_ROLLUP: Record<InsightGroupBy, SqlFragment> = {
 };
 
 /**
- * Events without a player id are not players. NOTE: uniqCombined is exact for small sets and
- * a HyperLogLog beyond (typically < 1 % error); measured 1.7× faster than uniq and 3–6×
- * faster than uniqExact on 10 M events here.
+ * Events without a player id are not players. NOTE: uniqCombined with 2^14 cells, the precision
+ * of the per-day sketches (clickhouse/017), on every source so that all give the same answer:
+ * exact up to 1,024 distinct players, a HyperLogLog beyond (standard error ~0.8 %; measured
+ * mean |error| 0.3-1 % at 50,000 players, docs/analytics.md). The default precision's states
+ * are 8× larger and made the sketches' merges slower than the sets at 100 M events.
  */
-const UNIQUE_PLAYERS = raw("uniqCombinedIf(player_id, player_id != '')");
+export const UNIQUE_PLAYERS_PRECISION = 14;
+const UNIQUE_PLAYERS = raw(`uniqCombinedIf(${UNIQUE_PLAYERS_PRECISION})(player_id, player_id != '')`);
+const UNIQUE_PLAYERS_MERGED = raw(`uniqCombinedIfMerge(${UNIQUE_PLAYERS_PRECISION})(players)`);
 
 type Selected = { g: string; v: number };
 
@@ -75,7 +79,9 @@ type Selected = { g: string; v: number };
  * How the rollups answer exactly what the events would (the range is whole UTC days, see
  * lastDays):
  *  - counts: rollup_daily_counts (clickhouse/007), one row per day and dimension, summed;
- *  - unique players: the player_activity set (004) of those days — except with a source
+ *  - unique players by day, week, month or event name without a platform, build or source
+ *    filter: the per-day, per-name sketches (rollup_event_players, 017), merged;
+ *  - other unique players: the player_activity set (004) of those days — except with a source
  *    filter: the set has no source column, so the events answer.
  * Every filter (event name, platform, build, source) applies to each source alike.
  */
@@ -103,7 +109,13 @@ export async function queryInsights(
 /** Which query answers: see queryInsights. */
 function selectGrouped(q: InsightsQuery, source: QuerySource, from: Date): SqlFragment {
   if (q.metric === 'count') return source === 'rollups' ? countFromRollup(q, from) : eventsQuery(q, from);
-  return source === 'rollups' && q.source === undefined ? uniquePlayersFromActivity(q, from) : eventsQuery(q, from);
+  if (source === 'events' || q.source !== undefined) return eventsQuery(q, from);
+  return servedBySketches(q) ? uniquePlayersFromSketches(q, from) : uniquePlayersFromActivity(q, from);
+}
+
+/** The sketches keep day and event name only: no other grouping, no dimension filter. */
+function servedBySketches(q: InsightsQuery): boolean {
+  return (isTimeGrouping(q.groupBy) || q.groupBy === 'event_name') && !hasDimensionFilter(q);
 }
 
 /** The event-name and dimension conditions, the same on events and on the rollups. */
@@ -123,6 +135,12 @@ function eventsQuery(q: InsightsQuery, from: Date): SqlFragment {
 function countFromRollup(q: InsightsQuery, from: Date): SqlFragment {
   return sql`SELECT ${GROUP_ON_ROLLUP[q.groupBy]} AS g, sum(events) AS v
     FROM rollup_daily_counts WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
+}
+
+/** Players per group from the per-day, per-name sketches (clickhouse/017). */
+function uniquePlayersFromSketches(q: InsightsQuery, from: Date): SqlFragment {
+  return sql`SELECT ${GROUP_ON_ROLLUP[q.groupBy]} AS g, ${UNIQUE_PLAYERS_MERGED} AS v
+    FROM rollup_event_players WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
 }
 
 /** Players per group from the player_activity set (clickhouse/004). */
