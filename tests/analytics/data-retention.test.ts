@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
+import type { RAW_EVENT_TABLES } from '@framedeck/analytics';
 import {
   createClickHouseWriter,
   ensureClickHouseDatabase,
@@ -36,9 +37,9 @@ const insert = (projectId: string, retentionDays: number, at: Date, n: number) =
           FROM system.numbers LIMIT ${n}`,
   );
 
-const countOf = async (projectId: string) => {
+const countOf = async (projectId: string, table: (typeof RAW_EVENT_TABLES)[number] = 'events') => {
   const [row] = await clickhouse.rows<{ n: number }>(
-    sql`SELECT count() AS n FROM events WHERE project_id = toUUID(${projectId})`,
+    sql`SELECT count() AS n FROM ${identifier(table)} WHERE project_id = toUUID(${projectId})`,
   );
   return Number(row!.n);
 };
@@ -84,6 +85,10 @@ describe('data retention', () => {
     expect(dropped.some((p) => p.table === 'events' && p.partitionId.startsWith('90-'))).toBe(false);
     expect(await countOf(short.projectId)).toBe(2); // the day-old events stay
     expect(await countOf(long.projectId)).toBe(4);
+    // The funnels' copy of the events (clickhouse/018) expires with them.
+    expect(dropped.some((p) => p.table === 'funnel_steps' && p.partitionId.startsWith('7-'))).toBe(true);
+    expect(await countOf(short.projectId, 'funnel_steps')).toBe(2);
+    expect(await countOf(long.projectId, 'funnel_steps')).toBe(4);
     expect(await partsOf(long.projectId)).toEqual(longPartsBefore); // not rewritten
   });
 

@@ -16,6 +16,8 @@ describe('expiredPartitions', () => {
     expect(expired('events', '7-20261109', '7-20261116', '7-20261123')).toEqual(['7-20261109']);
     // The boundary: the week of 2026-11-10 + 7 + 7 days is exactly today (dropped); a day later is not.
     expect(expired('events', '7-20261110', '7-20261111')).toEqual(['7-20261110']);
+    // The funnels' copy of the events, partitioned alike, expires alike.
+    expect(expired('funnel_steps', '7-20261109', '7-20261116')).toEqual(['7-20261109']);
   });
 
   it('reads each partition’s own retention: a 90-day week is kept where a 7-day one of the same week goes', () => {

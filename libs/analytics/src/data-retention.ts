@@ -2,9 +2,10 @@ import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 
 /**
  * How long each kind of data lives (FrameDeck issue #15):
- *  - raw events: the project's retention days (per plan, per project; Postgres), enforced by
- *    the engine: TTL on modern servers (clickhouse/009_*.modern.sql), and on 18.16, which has
- *    no TTL, by dropping whole partitions here;
+ *  - raw events, and the funnels' copy of them (funnel_steps, clickhouse/018): the project's
+ *    retention days (per plan, per project; Postgres), enforced by the engine: TTL on modern
+ *    servers (clickhouse/009_*.modern.sql, 019), and on 18.16, which has no TTL, by dropping
+ *    whole partitions here;
  *  - rollups (rollup_*, and the per-player sets player_days / player_activity): 13 months;
  *  - the rollup ledger rollup_batches: 31 days (the ingest window is 30).
  * Expiry only ever drops whole partitions, so no part of another project is rewritten.
@@ -28,6 +29,10 @@ export function dataWindow(retentionDays: number, now: Date): DataWindow {
   };
 }
 
+/** Tables partitioned like the raw events, by (retention days, week), with their TTL on modern servers. */
+export const RAW_EVENT_TABLES = ['events', 'funnel_steps'] as const;
+const RAW_TABLES: ReadonlySet<string> = new Set(RAW_EVENT_TABLES);
+
 export type StoredPartition = { table: string; partitionId: string };
 
 const utcDay = (yyyymmdd: string) =>
@@ -35,7 +40,8 @@ const utcDay = (yyyymmdd: string) =>
 
 /**
  * The partitions whose every row is past its retention, from their ids:
- *  - events, `<retention_days>-<Monday YYYYMMDD>`: the week's last row is older than its days;
+ *  - events and funnel_steps, `<retention_days>-<Monday YYYYMMDD>`: the week's last row is older
+ *    than its days;
  *  - month partitions `YYYYMM` of the rollups: the month ended more than 13 months ago;
  *  - rollup_batches, `YYYYMMDD`: the day is more than 31 days ago.
  * An id of another shape is left alone (never guessed at).
@@ -43,7 +49,7 @@ const utcDay = (yyyymmdd: string) =>
 export function expiredPartitions(parts: readonly StoredPartition[], now: Date): StoredPartition[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return parts.filter(({ table, partitionId }) => {
-    if (table === 'events') {
+    if (RAW_TABLES.has(table)) {
       const match = /^(\d{1,4})-(\d{8})$/.exec(partitionId);
       // NOTE: 0 = a row inserted as JSONEachRow on 18.16 without the column (omitted fields get the
       // type's zero there, not the DEFAULT): it is kept as long as the default.
@@ -62,7 +68,7 @@ export function expiredPartitions(parts: readonly StoredPartition[], now: Date):
 }
 
 /** Tables whose partitions expire (the rollups are found by name, whatever the lead adds). */
-const EXPIRING_TABLES = sql`(name = 'events' OR name LIKE 'rollup\\_%' OR name IN ('player_days', 'player_activity'))`;
+const EXPIRING_TABLES = sql`(name IN ('events', 'funnel_steps', 'player_days', 'player_activity') OR name LIKE 'rollup\\_%')`;
 
 /**
  * Drops the expired partitions of the current database. A partition drop removes whole parts
