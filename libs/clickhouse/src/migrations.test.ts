@@ -21,10 +21,16 @@ describe('parseStatements', () => {
 
   it('attaches a column guard naming the table and the column', () => {
     const text = [
+      '-- framedeck:when-column-exists rollup_project_days insert_mark',
+      'ALTER TABLE rollup_project_days DROP COLUMN insert_mark;',
       '-- framedeck:when-column-missing rollup_daily_counts insert_mark',
       'ALTER TABLE rollup_daily_counts ADD COLUMN insert_mark UInt32;',
     ].join('\n');
     expect(parseStatements(text)).toEqual([
+      {
+        text: 'ALTER TABLE rollup_project_days DROP COLUMN insert_mark',
+        guard: { kind: 'column-exists', table: 'rollup_project_days', column: 'insert_mark' },
+      },
       {
         text: 'ALTER TABLE rollup_daily_counts ADD COLUMN insert_mark UInt32',
         guard: { kind: 'column-missing', table: 'rollup_daily_counts', column: 'insert_mark' },
@@ -37,5 +43,6 @@ describe('parseStatements', () => {
       /malformed migration guard/,
     );
     expect(() => parseStatements('-- framedeck:when-table-exists a b\nSELECT 1;')).toThrow(/malformed migration guard/);
+    expect(() => parseStatements('-- framedeck:when-column-exists a\nSELECT 1;')).toThrow(/malformed migration guard/);
   });
 });

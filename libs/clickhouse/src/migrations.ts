@@ -30,15 +30,17 @@ const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+(?:\.(legacy|modern))?\.sql$/;
 
 /**
  * Guards, for the statements ClickHouse cannot write IF [NOT] EXISTS (RENAME TABLE; 18.16 has no
- * ADD COLUMN IF NOT EXISTS): they keep a file that stopped half-way re-runnable. A statement
- * preceded by the line
+ * ADD COLUMN IF NOT EXISTS nor DROP COLUMN IF EXISTS): they keep a file that stopped half-way
+ * re-runnable. A statement preceded by the line
  * - `-- framedeck:when-table-exists <table>` runs only while that table exists;
- * - `-- framedeck:when-column-missing <table> <column>` only while the table lacks that column.
+ * - `-- framedeck:when-column-missing <table> <column>` only while the table lacks that column;
+ * - `-- framedeck:when-column-exists <table> <column>` only while the table has that column.
  */
-const GUARD = /^--\s*framedeck:when-(table-exists|column-missing)\s+([a-z_][a-z0-9_]*)(?:\s+([a-z_][a-z0-9_]*))?\s*$/;
+const GUARD =
+  /^--\s*framedeck:when-(table-exists|column-missing|column-exists)\s+([a-z_][a-z0-9_]*)(?:\s+([a-z_][a-z0-9_]*))?\s*$/;
 
 export type MigrationGuard =
-  { kind: 'table-exists'; table: string } | { kind: 'column-missing'; table: string; column: string };
+  { kind: 'table-exists'; table: string } | { kind: 'column-missing' | 'column-exists'; table: string; column: string };
 
 export type MigrationStatement = { text: string; guard?: MigrationGuard };
 
@@ -52,7 +54,7 @@ function parseGuard(line: string): MigrationGuard | undefined {
   if (!match) return undefined;
   const [, kind, table, column] = match as unknown as [string, string, string, string | undefined];
   if (kind === 'table-exists' && column === undefined) return { kind, table };
-  if (kind === 'column-missing' && column !== undefined) return { kind, table, column };
+  if ((kind === 'column-missing' || kind === 'column-exists') && column !== undefined) return { kind, table, column };
   throw new Error(`malformed migration guard: ${line}`);
 }
 
@@ -164,7 +166,8 @@ async function guardHolds(writer: ClickHouseWriter, guard: MigrationGuard, clust
     sql`SELECT count() AS n FROM system.columns
          WHERE database = currentDatabase() AND table = ${table} AND name = ${guard.column}`,
   );
-  return Number(row?.n ?? 0) === 0;
+  const exists = Number(row?.n ?? 0) > 0;
+  return guard.kind === 'column-exists' ? exists : !exists;
 }
 
 async function runClusterSteps(writer: ClickHouseWriter, steps: ClusterStep[], cluster: ClusterTarget): Promise<void> {
