@@ -9,7 +9,7 @@ import {
   type ClickHouseWriter,
 } from '@framedeck/clickhouse';
 import { testConfig } from '../support/stack.js';
-import { daysBefore, insertEvents } from './event-fixtures.js';
+import { DAY, insertEvents } from './event-fixtures.js';
 
 // Every MergeTree table stays readable and mergeable once the server loads it again from the
 // definition it stored, as after a restart. 18.16 stored `AggregateFunction(sumWithOverflow,
@@ -42,7 +42,8 @@ describe('tables reloaded from their stored definitions', () => {
           playerId: `p${i % 7}`,
           sessionId: `s${batch}-${i % 3}`,
           eventName: ['spawn', 'frame'][i % 2],
-          at: daysBefore(1 + batch),
+          // Recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
+          at: new Date(Date.now() - (1 + batch) * DAY),
           position: [i, i, 0] as [number, number, number],
           fps: 60,
           frameTimeMs: 16 + (i % 5),
