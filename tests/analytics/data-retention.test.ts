@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import type { RAW_EVENT_TABLES } from '@framedeck/analytics';
-import {
-  createClickHouseWriter,
-  ensureClickHouseDatabase,
-  identifier,
-  migrateClickHouse,
-  sql,
-  type ClickHouseWriter,
-} from '@framedeck/clickhouse';
+import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { setProjectRetentionDays } from '@framedeck/postgres';
 import { DataRetentionWorker } from '../../services/api/src/project-data/data-retention.service.js';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { holdRetentionTtl } from '../support/global-setup.js';
-import { testConfig } from '../support/stack.js';
+import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
 
 // Per-project retention (issue #15): a project kept 7 days and one kept 90 (the default) share
 // the events table; expiring the first drops its partitions and leaves the other's parts as
 // they were (same names: not rewritten). The worker drops every expired partition of its
 // database, so it runs on a database of its own: in the shared one it would drop the other
 // tests' fixtures (dated months ago) under them.
-const retentionConfig = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_retention` };
+let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
 let api: TestApi;
 let short: BootstrapResult;
@@ -49,10 +42,9 @@ const partsOf = (projectId: string) =>
   );
 
 beforeAll(async () => {
-  await ensureClickHouseDatabase(retentionConfig);
-  clickhouse = createClickHouseWriter(retentionConfig);
-  await migrateClickHouse(clickhouse);
-  await holdRetentionTtl(retentionConfig); // the worker, not the engine's TTL, is under test
+  database = await ownClickHouseDatabase('retention');
+  clickhouse = database.writer;
+  await holdRetentionTtl(database.config); // the worker, not the engine's TTL, is under test
   api = await startApi();
   [short, long] = await Promise.all([
     bootstrapTenant(api.pool, { plan: 'pro' }),
@@ -66,10 +58,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api?.close();
-  await clickhouse
-    ?.command(sql`DROP DATABASE IF EXISTS ${identifier(retentionConfig.database)}`)
-    .catch(() => undefined);
-  await clickhouse?.close();
+  await database?.drop();
 });
 
 describe('data retention', () => {

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createClickHouseWriter,
-  ensureClickHouseDatabase,
-  identifier,
-  migrateClickHouse,
-  sql,
-  type ClickHouseWriter,
-} from '@framedeck/clickhouse';
-import { testConfig } from '../support/stack.js';
+import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
 import { DAY, insertEvents } from './event-fixtures.js';
 
 // Every MergeTree table stays readable and mergeable once the server loads it again from the
@@ -17,17 +10,15 @@ import { DAY, insertEvents } from './event-fixtures.js';
 // 4-byte states its view had written (fixed by clickhouse/021). DETACH + ATTACH re-reads the
 // stored definition as a restart does; it runs on a database of its own, as no other test may
 // insert into a detached table.
-const reloadConfig = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_reload` };
+let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
 
 beforeAll(async () => {
-  await ensureClickHouseDatabase(reloadConfig);
-  clickhouse = createClickHouseWriter(reloadConfig);
-  await migrateClickHouse(clickhouse);
+  database = await ownClickHouseDatabase('reload');
+  clickhouse = database.writer;
 });
 afterAll(async () => {
-  await clickhouse?.command(sql`DROP DATABASE IF EXISTS ${identifier(reloadConfig.database)}`).catch(() => undefined);
-  await clickhouse?.close();
+  await database?.drop();
 });
 
 describe('tables reloaded from their stored definitions', () => {

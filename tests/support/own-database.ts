@@ -1,0 +1,29 @@
+import {
+  createClickHouseWriter,
+  ensureClickHouseDatabase,
+  identifier,
+  migrateClickHouse,
+  sql,
+  type ClickHouseWriter,
+} from '@framedeck/clickhouse';
+import type { ClickHouseConfig } from '@framedeck/config';
+import { testConfig } from './stack.js';
+
+export type OwnDatabase = { config: ClickHouseConfig; writer: ClickHouseWriter; drop: () => Promise<void> };
+
+/**
+ * A ClickHouse database of the test's own (`<test database>_<suffix>`), migrated like every
+ * other, for tests that must not share one: the retention worker drops every expired partition
+ * of its database, and a detached table refuses the other tests' inserts. `drop` removes it.
+ */
+export async function ownClickHouseDatabase(suffix: string): Promise<OwnDatabase> {
+  const config = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_${suffix}` };
+  await ensureClickHouseDatabase(config);
+  const writer = createClickHouseWriter(config);
+  await migrateClickHouse(writer);
+  const drop = async () => {
+    await writer.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`).catch(() => undefined);
+    await writer.close();
+  };
+  return { config, writer, drop };
+}
