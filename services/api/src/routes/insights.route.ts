@@ -14,9 +14,11 @@ import { labelGroups } from '../content/group-labels.js';
 import { allowedInt, analyticsDays, DimensionFilterParams, EventNameParam } from './analytics.schemas.js';
 
 const InsightsQuery = z.strictObject({
-  metric: z
-    .enum(INSIGHT_METRICS)
-    .meta({ description: 'count (events) or unique_players (distinct non-empty player_id).' }),
+  metric: z.enum(INSIGHT_METRICS).meta({
+    description:
+      'count (events, exact) or unique_players (distinct non-empty player_id: exact up to 1,024 players ' +
+      'in a group, then a HyperLogLog estimate with a standard error of about 0.8 %).',
+  }),
   groupBy: z.enum(INSIGHT_GROUP_BY).meta({
     description: 'day (YYYY-MM-DD), week (its Monday, YYYY-MM-DD), month (YYYY-MM), all UTC; or a column value.',
   }),

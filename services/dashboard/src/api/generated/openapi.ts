@@ -5316,7 +5316,7 @@ export interface operations {
         groupBy: 'day' | 'week' | 'month' | 'event_name' | 'map_id' | 'platform' | 'build_id';
         /** @description Maximum number of groups returned. One of 10, 20, 50; default 10. */
         limit?: 10 | 20 | 50;
-        /** @description count (events) or unique_players (distinct non-empty player_id). */
+        /** @description count (events, exact) or unique_players (distinct non-empty player_id: exact up to 1,024 players in a group, then a HyperLogLog estimate with a standard error of about 0.8 %). */
         metric: 'count' | 'unique_players';
         /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
         platform?: string;
