@@ -11,22 +11,11 @@
 --
 -- Same columns as the cells (plain sums, the log-bucket frame-time histogram, min/max z states,
 -- the insert mark of 015), so a heatmap reads it with the cells' aggregates and gives the same
--- answer (tests/analytics/rollup-equality.test.ts). Its views read rollup_input like every
--- rollup's (the consumer's once-per-batch ledger) and are created after the fill below: rows
--- inserted while this runs would miss it, so it runs before the consumer starts, like every
--- migration.
---
--- Filled first from rollup_heatmap_cells (whose rollups outlive the raw events, so the whole
--- rollup history is covered): each cell row is copied with its build, platform and source
--- blanked, once as a Performance row (if it has frame samples) and once as an Events row, and
--- SummingMergeTree sums the copies of a key on merge, as a query's sums do before. A GROUP BY
--- here would hold every overview row in memory at once: at 9 M events it needed more than the
--- server's 3.7 GiB query limit. A fill is not idempotent, so the table and its views are
--- dropped first: a run this file did not finish starts again from empty (once recorded, the
--- file never runs again).
-DROP TABLE IF EXISTS rollup_heatmap_overview_5_performance_mv;
-DROP TABLE IF EXISTS rollup_heatmap_overview_5_events_mv;
-DROP TABLE IF EXISTS rollup_heatmap_overview_5;
+-- answer (tests/analytics/rollup-equality.test.ts). Fed from rollup_input like every rollup
+-- (the consumer's once-per-batch ledger). Filled first from rollup_heatmap_cells, whose rows
+-- summed over build, platform and source are exactly the overview's (its rollups outlive the raw
+-- events, so the whole rollup history is covered); then the views take over: rows inserted while
+-- this runs would miss it, so it runs before the consumer starts, like every migration.
 CREATE TABLE IF NOT EXISTS rollup_heatmap_overview_5 AS rollup_heatmap_cells;
 
 INSERT INTO rollup_heatmap_overview_5 (project_id, map_id, has_sample, event_name, day, build_id, platform, source,
@@ -34,15 +23,18 @@ INSERT INTO rollup_heatmap_overview_5 (project_id, map_id, has_sample, event_nam
        fps_samples, fps_sum, memory_samples, memory_sum, gpu_time_samples, gpu_time_sum, game_thread_samples,
        game_thread_sum, render_thread_samples, render_thread_sum, hitches_33ms, hitches_50ms, min_z, max_z,
        `frame_time_histogramMap.bucket`, `frame_time_histogramMap.samples`, insert_mark)
-SELECT project_id, map_id, mode_has_sample, if(mode_has_sample = 1, '', event_name), day, '', '',
-       CAST('unspecified' AS Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2)),
-       cell_y, cell_x, y_on_grid, x_on_grid, events, frame_samples, frame_time_sum, frame_time_squares,
-       fps_samples, fps_sum, memory_samples, memory_sum, gpu_time_samples, gpu_time_sum, game_thread_samples,
-       game_thread_sum, render_thread_samples, render_thread_sum, hitches_33ms, hitches_50ms, min_z, max_z,
-       `frame_time_histogramMap.bucket`, `frame_time_histogramMap.samples`, insert_mark
+SELECT project_id, map_id, mode_has_sample, if(mode_has_sample = 1, '', event_name) AS mode_event_name, day, '', '', CAST('unspecified' AS Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2)),
+       cell_y, cell_x, y_on_grid, x_on_grid, sum(events), sum(frame_samples), sum(frame_time_sum), sum(frame_time_squares),
+       sum(fps_samples), sum(fps_sum), sum(memory_samples), sum(memory_sum), sum(gpu_time_samples), sum(gpu_time_sum),
+       sum(game_thread_samples), sum(game_thread_sum), sum(render_thread_samples), sum(render_thread_sum),
+       sum(hitches_33ms), sum(hitches_50ms), minMergeState(min_z), maxMergeState(max_z),
+       tupleElement(sumMap(`frame_time_histogramMap.bucket`, `frame_time_histogramMap.samples`), 1),
+       tupleElement(sumMap(`frame_time_histogramMap.bucket`, `frame_time_histogramMap.samples`), 2),
+       sumWithOverflow(insert_mark)
   FROM rollup_heatmap_cells
  ARRAY JOIN [toUInt8(1), toUInt8(0)] AS mode_has_sample
- WHERE mode_has_sample = 0 OR has_sample = 1;
+ WHERE mode_has_sample = 0 OR has_sample = 1
+ GROUP BY project_id, map_id, mode_has_sample, mode_event_name, day, cell_y, cell_x, y_on_grid, x_on_grid;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_heatmap_overview_5_performance_mv TO rollup_heatmap_overview_5 AS
 SELECT project_id, map_id, toUInt8(1) AS has_sample, '' AS event_name, toDate(timestamp) AS day, '' AS build_id,

@@ -7,10 +7,9 @@ import { insertEvents, randomTelemetry } from './event-fixtures.js';
 
 // clickhouse/022 fills the 5-unit heatmap overview from the 5-unit cells before its views take
 // over. On a server that already holds data, the filled rows must be the rows its views would
-// have written. Here the views write them (events inserted after the migration), then the
-// migration's statements run again, as after a run that stopped half-way: the file drops the
-// table and fills it again, and every row, sum, z range and histogram must come back, once.
-// In a database of the test's own: the table is dropped meanwhile.
+// have written. Here the views write them (events inserted after the migration), the table is
+// emptied, and the migration's statements run again: every row, sum, z range and histogram
+// must come back. In a database of the test's own: the table is emptied meanwhile.
 const MIGRATION = '022_rollup_heatmap_overview_5.sql';
 let own: OwnDatabase;
 
@@ -53,6 +52,8 @@ describe('the 5-unit heatmap overview (clickhouse/022)', () => {
     expect(new Set(written.filter((r) => Number(r.has_sample) === 0).map((r) => r.event_name)).size).toBe(4);
     expect(written.some((r) => (r.histogram as unknown[][])[0]!.length > 0)).toBe(true);
 
+    await own.writer.command(sql`TRUNCATE TABLE rollup_heatmap_overview_5`);
+    expect(await overviewRows()).toEqual([]);
     const statements = splitStatements(await readFile(`${CLICKHOUSE_MIGRATIONS_DIR}/${MIGRATION}`, 'utf8'));
     for (const statement of statements) await own.writer.command(raw(statement));
 
