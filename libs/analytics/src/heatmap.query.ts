@@ -157,8 +157,8 @@ export function cellSelection(
   const grid = rollupGrid(q, { byDimension: options.byDimension === true || hasDimensionFilter(q) });
   const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize, grid.size);
   const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
-  // The overview rollups mark their Performance rows with the name '' and their Events rows with has_sample 0.
-  const overview = OVERVIEW_GRIDS.some((g) => g.table === grid.table);
+  // The overview rollup marks its Performance rows with the name '' and its Events rows with has_sample 0.
+  const overview = grid.table === OVERVIEW_GRID.table;
   const mode =
     q.eventName !== undefined
       ? sql`event_name = ${q.eventName}${overview ? sql` AND has_sample = 0` : sql``}`
@@ -195,29 +195,24 @@ export function servedByRollup(b: MapBounds): boolean {
 }
 
 /**
- * The unfiltered heatmaps' rollups, finest first: one row per map, day, cell and mode, without
- * builds, platforms or sources. 5 and 10 units read the 5-unit overview (clickhouse/022), 25
- * and 50 units (the default views) the 25-unit one (clickhouse/007) on maps on that grid.
+ * Unfiltered heatmaps of 25 and 50 units (the default views) on the 25-unit grid: one row per
+ * map, day, cell and mode, without builds, platforms or sources (clickhouse/007).
  */
-export const OVERVIEW_GRIDS = [
-  { size: 5, table: 'rollup_heatmap_overview_5' },
-  { size: 25, table: 'rollup_heatmap_overview_25' },
-] as const;
+export const OVERVIEW_GRID = { size: 25, table: 'rollup_heatmap_overview_25' } as const;
 
 type RollupGrid = { size: number; table: string };
 
 /**
- * The rollup to read: the coarsest whose cells tile the heatmap's, among the overviews
- * (OVERVIEW_GRIDS) when the view is not split by build, platform or source (`byDimension`),
- * else among the full rollups (ROLLUP_GRIDS).
+ * The rollup to read: the overview when the view is not split by build, platform or source
+ * (`byDimension`), else the coarsest full rollup whose cells tile the heatmap's (ROLLUP_GRIDS).
  */
 export function rollupGrid(
   q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
   options: { byDimension: boolean },
 ): RollupGrid {
   const fits = (g: RollupGrid) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
-  const grids: readonly RollupGrid[] = options.byDimension ? ROLLUP_GRIDS : OVERVIEW_GRIDS;
-  return grids.filter(fits).at(-1) ?? grids[0]!;
+  if (!options.byDimension && fits(OVERVIEW_GRID)) return OVERVIEW_GRID;
+  return ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
 }
 
 /**
