@@ -1,4 +1,4 @@
-import { histogramOfRollupSql, histogramOfValuesSql, histogramQuantilesSql } from './log-histogram.js';
+import { rollupQuantilesSql, valuesQuantilesSql } from './log-histogram.js';
 import type { QuerySource } from './query-source.js';
 
 /** Frames longer than these are hitches (the 30 fps and 20 fps frame budgets missed). */
@@ -82,7 +82,7 @@ export const CELL_AGGREGATES: Record<QuerySource, Record<CellAggregate, string>>
     events: 'sum(events)',
     frameSamples: FRAME_TIME_SUMS.rollups.n,
     frameTimeVariance: varianceSql(FRAME_TIME_SUMS.rollups),
-    frameTimeQuantiles: histogramQuantilesSql(histogramOfRollupSql('frame_time_histogramMap')),
+    frameTimeQuantiles: rollupQuantilesSql('frame_time_histogramMap'),
     hitches33: 'sum(hitches_33ms)',
     hitches50: 'sum(hitches_50ms)',
     zMin: 'minMerge(min_z)',
@@ -93,7 +93,7 @@ export const CELL_AGGREGATES: Record<QuerySource, Record<CellAggregate, string>>
     events: 'count()',
     frameSamples: FRAME_TIME_SUMS.events.n,
     frameTimeVariance: varianceSql(FRAME_TIME_SUMS.events),
-    frameTimeQuantiles: histogramQuantilesSql(histogramOfValuesSql('frame_time_ms', 'frame_time_ms > 0')),
+    frameTimeQuantiles: valuesQuantilesSql('frame_time_ms', 'frame_time_ms > 0'),
     hitches33: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[0]})`,
     hitches50: `countIf(frame_time_ms > ${HITCH_THRESHOLDS_MS[1]})`,
     zMin: 'min(position_z)',
