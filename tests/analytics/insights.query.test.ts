@@ -38,7 +38,7 @@ afterAll(async () => {
 function expectedRollup(metric: InsightMetric, groupBy: InsightGroupBy, filter: DimensionFilter): string {
   if (metric === 'count') return 'rollup_daily_counts';
   const bySketch = ['day', 'week', 'month', 'event_name'].includes(groupBy) && Object.keys(filter).length === 0;
-  return bySketch ? 'rollup_event_players' : 'player_activity';
+  return bySketch ? 'rollup_event_player_sketches' : 'player_activity';
 }
 
 const insights = (q: Partial<InsightsQuery>) =>
@@ -112,7 +112,7 @@ describe('insights', () => {
     expect(recent).toEqual({ rows: [{ group: '', value: 78 }], total: 78, distinctGroups: 1 });
   });
 
-  it('the rollups (rollup_daily_counts, rollup_event_players, player_activity) give exactly the answer of the raw events, filtered or not', async () => {
+  it('the rollups (rollup_daily_counts, rollup_event_player_sketches, player_activity) give exactly the answer of the raw events, filtered or not', async () => {
     // Random activity over 100 days, anonymous events and repeated rows included, and events
     // either side of each range's start.
     const random = randomUUID();
@@ -178,8 +178,9 @@ describe('insights', () => {
   });
 
   it("unique players beyond the sketches' exact range: the merged per-day sketches give the one-pass answer", async () => {
-    // 3,000 players over 3 days and 2 names: each day's and each name's sketch holds more than
-    // 2^10 players, so the states are HyperLogLog registers, merged across days and names.
+    // 3,000 players over 3 days and 2 names: each day and name's sketch holds 500 players (an
+    // exact set up to 2^9), each day 1,000 and each name 1,500, so what the merges across names
+    // and days build are HyperLogLog registers.
     const sketched = randomUUID();
     const fixture = Array.from({ length: 6000 }, (_, i) => ({
       projectId: sketched,
@@ -192,9 +193,9 @@ describe('insights', () => {
     for (const groupBy of ['day', 'event_name', 'month'] as const) {
       const q: InsightsQuery = { projectId: sketched, metric: 'unique_players', groupBy, days: 7, limit: 10, now: NOW };
       const fromSketches = await queryInsights(recorded.client, q, 'rollups');
-      expect(recorded.sent.splice(0).join('\n')).toContain('FROM rollup_event_players');
+      expect(recorded.sent.splice(0).join('\n')).toContain('FROM rollup_event_player_sketches');
       expect(fromSketches, groupBy).toEqual(await queryInsights(clickhouse, q, 'events'));
-      // Approximate beyond 2^10 (the documented bound), but close: 3,000 distinct players.
+      // Approximate beyond 2^9 (the documented bound), but close: 3,000 distinct players.
       expect(Math.abs(fromSketches.total / 3000 - 1), groupBy).toBeLessThan(0.05);
     }
   });

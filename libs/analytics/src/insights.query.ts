@@ -56,13 +56,13 @@ const GROUP_ON_ROLLUP: Record<InsightGroupBy, SqlFragment> = {
 };
 
 /**
- * Events without a player id are not players. NOTE: uniqCombined with 2^14 cells, the precision
- * of the per-day sketches (clickhouse/017), on every source so that all give the same answer:
- * exact up to 1,024 distinct players, a HyperLogLog beyond (standard error ~0.8 %; measured
- * mean |error| 0.3-1 % at 50,000 players, docs/analytics.md). The default precision's states
- * are 8× larger and made the sketches' merges slower than the sets at 100 M events.
+ * Events without a player id are not players. NOTE: uniqCombined with 2^13 cells, the precision
+ * of the per-day sketches (clickhouse/022), on every source so that all give the same answer:
+ * exact up to 512 distinct players, a HyperLogLog beyond (standard error ~1.15 %; measured
+ * mean |error| 0.8 % at 50,000 players, docs/analytics.md). Larger precisions keep a 10 M
+ * project's days as exact sets, whose merges cost more than the sketches (022's header).
  */
-export const UNIQUE_PLAYERS_PRECISION = 14;
+export const UNIQUE_PLAYERS_PRECISION = 13;
 const UNIQUE_PLAYERS = raw(`uniqCombinedIf(${UNIQUE_PLAYERS_PRECISION})(player_id, player_id != '')`);
 const UNIQUE_PLAYERS_MERGED = raw(`uniqCombinedIfMerge(${UNIQUE_PLAYERS_PRECISION})(players)`);
 
@@ -80,7 +80,7 @@ type Selected = { g: string; v: number };
  * lastDays):
  *  - counts: rollup_daily_counts (clickhouse/007), one row per day and dimension, summed;
  *  - unique players by day, week, month or event name without a platform, build or source
- *    filter: the per-day, per-name sketches (rollup_event_players, 017), merged;
+ *    filter: the per-day, per-name sketches (rollup_event_player_sketches, 022), merged;
  *  - other unique players: the player_activity set (004) of those days — except with a source
  *    filter: the set has no source column, so the events answer.
  * Every filter (event name, platform, build, source) applies to each source alike.
@@ -137,10 +137,10 @@ function countFromRollup(q: InsightsQuery, from: Date): SqlFragment {
     FROM rollup_daily_counts WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
 }
 
-/** Players per group from the per-day, per-name sketches (clickhouse/017). */
+/** Players per group from the per-day, per-name sketches (clickhouse/022). */
 function uniquePlayersFromSketches(q: InsightsQuery, from: Date): SqlFragment {
   return sql`SELECT ${GROUP_ON_ROLLUP[q.groupBy]} AS g, ${UNIQUE_PLAYERS_MERGED} AS v
-    FROM rollup_event_players WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
+    FROM rollup_event_player_sketches WHERE ${projectAndDays(q.projectId, { from })}${nameFilter(q)}`;
 }
 
 /** Players per group from the player_activity set (clickhouse/004). */
