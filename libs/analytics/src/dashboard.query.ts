@@ -1,4 +1,4 @@
-import { sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { sql, type ClickHouseReader, type RowsWithTotals, type SqlFragment } from '@framedeck/clickhouse';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow, type TimeWindow } from './time-window.js';
 
@@ -26,53 +26,100 @@ export type DashboardMetrics = {
   daily: DashboardDay[];
 };
 
-/** Distinct counts use uniqCombined: exact for small sets, HyperLogLog beyond (see insights). */
-const PLAYERS = sql`uniqCombinedIf(player_id, player_id != '')`;
+/**
+ * Distinct players and sessions: uniqCombined with 2^13 cells, the precision of the day
+ * sketches (clickhouse/023) and of the unique-player insights, on both sources, so a day's
+ * players here equal the insights' unique players by day. Exact up to 512, then HyperLogLog
+ * (standard error ≈ 1.15 %, docs/analytics.md).
+ */
+const PLAYERS = sql`uniqCombinedIf(13)(player_id, player_id != '')`;
+const SESSIONS = sql`uniqCombined(13)(session_id)`;
+
+type DayRow = { date: string; events: number; players: number; sessions: number };
+type DailySeries = { data: DayRow[]; totals: DayRow | undefined };
 
 /**
- * Per-day counts and the DAU/MAU pair, from events (the plain query) or from
- * rollup_project_days (clickhouse/016): the days' uniqCombined states merge into the very
- * state one pass over the events builds, so both give the same numbers.
+ * Per-day counts and the DAU/MAU pair, from events (the plain query) or from the rollups:
+ * event counts from rollup_project_days (016, exact once per batch), players and sessions from
+ * rollup_day_sketches (023), whose states merge into the very state one pass over the events
+ * builds, so both sources give the same numbers.
  */
-const DASHBOARD_SQL: Record<
+const DASHBOARD: Record<
   QuerySource,
   {
-    daily: (projectId: string, window: TimeWindow) => SqlFragment;
+    daily: (clickhouse: ClickHouseReader, projectId: string, window: TimeWindow) => Promise<DailySeries>;
     activeUsers: (projectId: string, window: TimeWindow, now: Date) => SqlFragment;
   }
 > = {
   events: {
-    daily: (
-      projectId,
-      window,
-    ) => sql`SELECT toString(toDate(timestamp)) AS date, count() AS events, ${PLAYERS} AS players,
-                 uniqCombined(session_id) AS sessions
+    daily: (clickhouse, projectId, window) =>
+      clickhouse.rowsWithTotals<DayRow>(sql`SELECT toString(toDate(timestamp)) AS date, count() AS events,
+                 ${PLAYERS} AS players, ${SESSIONS} AS sessions
             FROM events
            WHERE ${projectAndWindow(projectId, window)}
            GROUP BY date WITH TOTALS
-           ORDER BY date`,
+           ORDER BY date`),
     activeUsers: (
       projectId,
       window,
       now,
-    ) => sql`SELECT uniqCombinedIf(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
+    ) => sql`SELECT uniqCombinedIf(13)(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
                  ${PLAYERS} AS mau
             FROM events
            WHERE ${projectAndWindow(projectId, window)}`,
   },
   rollups: {
-    daily: (projectId, window) => sql`SELECT toString(day) AS date, countMerge(events) AS events,
-                 uniqCombinedIfMerge(players) AS players, uniqCombinedMerge(sessions) AS sessions
+    daily: async (clickhouse, projectId, window) => {
+      const [counts, sketches] = await Promise.all([
+        clickhouse.rowsWithTotals<Pick<DayRow, 'date' | 'events'>>(sql`SELECT toString(day) AS date,
+                 countMerge(events) AS events
             FROM rollup_project_days
            WHERE ${projectAndDays(projectId, window)}
            GROUP BY date WITH TOTALS
-           ORDER BY date`,
-    activeUsers: (projectId, window, now) => sql`SELECT uniqCombinedIfMergeIf(players, day = toDate(${now})) AS dau,
-                 uniqCombinedIfMerge(players) AS mau
-            FROM rollup_project_days
+           ORDER BY date`),
+        // A day's sessions are in one of the two columns (023); over several days the two
+        // parts are disjoint days, added.
+        clickhouse.rowsWithTotals<Omit<DayRow, 'events'>>(sql`SELECT toString(day) AS date,
+                 uniqCombinedIfMerge(13)(players) AS players,
+                 uniqCombinedMerge(13)(sessions) + uniqCombinedMerge(sessions_before_sketches) AS sessions
+            FROM rollup_day_sketches
+           WHERE ${projectAndDays(projectId, window)}
+           GROUP BY date WITH TOTALS
+           ORDER BY date`),
+      ]);
+      return joinByDate(counts, sketches);
+    },
+    activeUsers: (projectId, window, now) => sql`SELECT uniqCombinedIfMergeIf(13)(players, day = toDate(${now})) AS dau,
+                 uniqCombinedIfMerge(13)(players) AS mau
+            FROM rollup_day_sketches
            WHERE ${projectAndDays(projectId, window)}`,
   },
 };
+
+/**
+ * The days of either series, oldest first, with zeros where one has no row for the day: the
+ * sketches are written with the events, the counts with the rollup insert that follows it.
+ */
+function joinByDate(
+  counts: RowsWithTotals<Pick<DayRow, 'date' | 'events'>>,
+  sketches: RowsWithTotals<Omit<DayRow, 'events'>>,
+): DailySeries {
+  const days = new Map<string, DayRow>();
+  const day = (date: string) => days.get(date) ?? { date, events: 0, players: 0, sessions: 0 };
+  for (const r of counts.data) days.set(r.date, { ...day(r.date), events: r.events });
+  for (const r of sketches.data) days.set(r.date, { ...day(r.date), players: r.players, sessions: r.sessions });
+  const data = [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+  const totals =
+    data.length > 0
+      ? {
+          date: '',
+          events: counts.totals?.events ?? 0,
+          players: sketches.totals?.players ?? 0,
+          sessions: sketches.totals?.sessions ?? 0,
+        }
+      : undefined;
+  return { data, totals };
+}
 
 export async function queryDashboard(
   clickhouse: ClickHouseReader,
@@ -80,11 +127,9 @@ export async function queryDashboard(
   source: QuerySource = 'rollups',
 ): Promise<DashboardMetrics> {
   const now = q.now ?? new Date();
-  const query = DASHBOARD_SQL[source];
+  const query = DASHBOARD[source];
   const [series, kpis] = await Promise.all([
-    clickhouse.rowsWithTotals<{ date: string; events: number; players: number; sessions: number }>(
-      query.daily(q.projectId, lastDays(q.days, now)),
-    ),
+    query.daily(clickhouse, q.projectId, lastDays(q.days, now)),
     clickhouse.rows<{ dau: number; mau: number }>(query.activeUsers(q.projectId, lastDays(30, now), now)),
   ]);
   const daily = series.data.map((d) => ({

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLICKHOUSE_MIGRATIONS_DIR,
+  createClickHouseWriter,
+  ensureClickHouseDatabase,
+  identifier,
+  migrateClickHouse,
+  sql,
+  type ClickHouseWriter,
+} from '@framedeck/clickhouse';
+import { queryDashboard } from '@framedeck/analytics';
+import { testConfig } from '../support/stack.js';
+import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
+
+// clickhouse/023 sketches the dashboard's players and sessions again at 2^13 cells. Players come
+// from the player_days set for every day; sessions can only come from the raw events still
+// stored, so a day whose raw events had expired keeps 016's sessions state. This upgrades a
+// database that has such a day: migrated up to 022, filled, its oldest raw week dropped as the
+// retention worker drops it, then migrated to 023. Dates are recent: a modern server's TTL
+// would expire rows dated at the fixtures' NOW.
+const config = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_upgrade023` };
+let clickhouse: ClickHouseWriter;
+const projectId = randomUUID();
+const now = new Date();
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+/** Noon UTC `days` days ago: a day's fixture events stay within that day. */
+const noonDaysAgo = (days: number) => new Date(Date.parse(utcDay(now)) + 12 * 3_600_000 - days * DAY);
+const expiredDay = noonDaysAgo(20);
+const storedDay = noonDaysAgo(1);
+
+/** The migration files copied to a directory of their own, without those from `fromNumber` on. */
+async function migrationsBefore(fromNumber: number): Promise<string> {
+  const dir = await mkdtemp(`${tmpdir()}/ch-migrations-upgrade-`);
+  await cp(CLICKHOUSE_MIGRATIONS_DIR, dir, { recursive: true });
+  for (const file of await readdir(dir)) if (Number(file.slice(0, 3)) >= fromNumber) await rm(`${dir}/${file}`);
+  return dir;
+}
+
+beforeAll(async () => {
+  await ensureClickHouseDatabase(config);
+  clickhouse = createClickHouseWriter(config);
+  await clickhouse.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`);
+  await ensureClickHouseDatabase(config);
+  await migrateClickHouse(clickhouse, await migrationsBefore(23));
+
+  const day = (at: Date, players: string[], sessions: number): FixtureEvent[] =>
+    Array.from({ length: sessions * 2 }, (_, i) => ({
+      projectId,
+      at: new Date(at.getTime() + i * 60_000),
+      playerId: players[i % players.length],
+      sessionId: `${utcDay(at)}-s${i % sessions}`,
+    }));
+  await insertEvents(clickhouse, [...day(expiredDay, ['p1', 'p2', 'p3', 'p4'], 5), ...day(storedDay, ['p1', 'p5'], 3)]);
+
+  // The expired day's raw week goes, as the retention worker drops it: partition (retention days, its Monday).
+  const parts = await clickhouse.rows<{ partition_id: string }>(sql`SELECT DISTINCT partition_id FROM system.parts
+      WHERE database = currentDatabase() AND table = 'events' AND active`);
+  const monday = new Date(expiredDay.getTime() - ((expiredDay.getUTCDay() + 6) % 7) * DAY);
+  const expired = parts.find((p) => p.partition_id.endsWith(`-${utcDay(monday).replaceAll('-', '')}`));
+  expect(expired, JSON.stringify(parts)).toBeDefined();
+  await clickhouse.command(sql`ALTER TABLE events DROP PARTITION ID ${expired!.partition_id}`);
+
+  await migrateClickHouse(clickhouse);
+});
+
+afterAll(async () => {
+  await clickhouse.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`).catch(() => undefined);
+  await clickhouse.close();
+});
+
+describe('023 on a database whose oldest raw events have expired', () => {
+  it("keeps the expired day's sessions (016's state) and every day's players", async () => {
+    const dashboard = await queryDashboard(clickhouse, { projectId, days: 30, now });
+    expect(dashboard.daily).toEqual([
+      { date: utcDay(expiredDay), events: 10, players: 4, sessions: 5 },
+      { date: utcDay(storedDay), events: 6, players: 2, sessions: 3 },
+    ]);
+    // Players over the range are one union (p1 on both days counts once); sessions are the
+    // two days' counts added, as they are disjoint days.
+    expect(dashboard).toMatchObject({ players: 5, sessions: 8, events: 16, mau: 5 });
+  });
+
+  it("stores a day in one sessions column: sketched where raw events remained, 016's state where not", async () => {
+    const rows = await clickhouse.rows<{
+      day: string;
+      sketched: number;
+      before: number;
+    }>(sql`SELECT toString(day) AS day,
+        uniqCombinedMerge(13)(sessions) AS sketched, uniqCombinedMerge(sessions_before_sketches) AS before
+      FROM rollup_day_sketches WHERE project_id = toUUID(${projectId}) GROUP BY day ORDER BY day`);
+    expect(rows.map((r) => ({ ...r, sketched: Number(r.sketched), before: Number(r.before) }))).toEqual([
+      { day: utcDay(expiredDay), sketched: 0, before: 5 },
+      { day: utcDay(storedDay), sketched: 3, before: 0 },
+    ]);
+  });
+});
