@@ -29,36 +29,56 @@ export async function queryProjectActivity(
   projectId: string,
   source: 'rollups' | 'events' = 'rollups',
 ): Promise<ProjectActivity> {
-  const since = (seconds: number) => sql`toStartOfHour(now() - ${seconds})`;
-  const query =
-    source === 'rollups'
-      ? sql`
-    SELECT
-      countMergeIf(events, hour >= ${since(DAY_SECONDS)}) AS events24h,
-      countMergeIf(events, hour >= ${since(7 * DAY_SECONDS)}) AS events7d,
-      maxMerge(last_event_us) AS lastEventUs,
-      uniqCombinedIfMergeIf(players, hour >= ${since(DAY_SECONDS)}) AS players24h,
-      uniqCombinedMergeIf(sessions, hour >= ${since(DAY_SECONDS)}) AS sessions24h
-    FROM rollup_project_hours
-    WHERE project_id = toUUID(${projectId}) AND hour >= ${since(LOOKBACK_SECONDS)}`
-      : sql`
-    SELECT
-      countIf(timestamp >= ${since(DAY_SECONDS)}) AS events24h,
-      countIf(timestamp >= ${since(7 * DAY_SECONDS)}) AS events7d,
-      max(timestamp_us) AS lastEventUs,
-      uniqCombinedIf(player_id, timestamp >= ${since(DAY_SECONDS)} AND player_id != '') AS players24h,
-      uniqCombinedIf(session_id, timestamp >= ${since(DAY_SECONDS)}) AS sessions24h
-    FROM events FINAL
-    WHERE project_id = toUUID(${projectId}) AND timestamp >= ${since(LOOKBACK_SECONDS)}`;
-  const [row] = await reader.rows<Record<string, string | number>>(query);
-  const lastEventUs = Number(row?.lastEventUs ?? 0);
+  const row = await (source === 'rollups' ? activityFromRollups : activityFromEvents)(reader, projectId);
+  const lastEventUs = Number(row.lastEventUs ?? 0);
   return {
-    events24h: Number(row?.events24h ?? 0),
-    events7d: Number(row?.events7d ?? 0),
+    events24h: Number(row.events24h ?? 0),
+    events7d: Number(row.events7d ?? 0),
     lastEventAt: lastEventUs > 0 ? new Date(Math.floor(lastEventUs / 1000)) : null,
-    activePlayers24h: Number(row?.players24h ?? 0),
-    activeSessions24h: Number(row?.sessions24h ?? 0),
+    activePlayers24h: Number(row.players24h ?? 0),
+    activeSessions24h: Number(row.sessions24h ?? 0),
   };
+}
+
+type ActivityRow = Partial<
+  Record<'events24h' | 'events7d' | 'lastEventUs' | 'players24h' | 'sessions24h', string | number>
+>;
+
+/** The start of the UTC hour `seconds` ago. */
+const hoursSince = (seconds: number) => sql`toStartOfHour(now() - ${seconds})`;
+
+async function activityFromRollups(reader: ClickHouseReader, projectId: string): Promise<ActivityRow> {
+  const [counts, active] = await Promise.all([
+    reader.rows<ActivityRow>(sql`
+    SELECT
+      countMergeIf(events, hour >= ${hoursSince(DAY_SECONDS)}) AS events24h,
+      countMergeIf(events, hour >= ${hoursSince(7 * DAY_SECONDS)}) AS events7d,
+      maxMerge(last_event_us) AS lastEventUs
+    FROM rollup_project_hours
+    WHERE project_id = toUUID(${projectId}) AND hour >= ${hoursSince(LOOKBACK_SECONDS)}`),
+    // The distinct counts read the last 24 hours' rows only: a -MergeIf still reads the state of
+    // every row it skips, and each default-precision uniqCombined state costs its 2^17-cell
+    // structure to read (measured: ~40 ms per column over 31 days of hours, at 10 M events as
+    // at 100 M; the status took ~90 ms).
+    reader.rows<ActivityRow>(sql`
+    SELECT uniqCombinedIfMerge(players) AS players24h, uniqCombinedMerge(sessions) AS sessions24h
+    FROM rollup_project_hours
+    WHERE project_id = toUUID(${projectId}) AND hour >= ${hoursSince(DAY_SECONDS)}`),
+  ]);
+  return { ...counts[0], ...active[0] };
+}
+
+async function activityFromEvents(reader: ClickHouseReader, projectId: string): Promise<ActivityRow> {
+  const [row] = await reader.rows<ActivityRow>(sql`
+    SELECT
+      countIf(timestamp >= ${hoursSince(DAY_SECONDS)}) AS events24h,
+      countIf(timestamp >= ${hoursSince(7 * DAY_SECONDS)}) AS events7d,
+      max(timestamp_us) AS lastEventUs,
+      uniqCombinedIf(player_id, timestamp >= ${hoursSince(DAY_SECONDS)} AND player_id != '') AS players24h,
+      uniqCombinedIf(session_id, timestamp >= ${hoursSince(DAY_SECONDS)}) AS sessions24h
+    FROM events FINAL
+    WHERE project_id = toUUID(${projectId}) AND timestamp >= ${hoursSince(LOOKBACK_SECONDS)}`);
+  return row ?? {};
 }
 
 /**
