@@ -20,6 +20,10 @@
 --
 -- Exactly once is not needed, erasure and expiry are as in 017: a sketch is a set of hashes
 -- (a redelivered event adds a member it already has), kept 13 months like every rollup.
+-- Granules of 64 rows, not 8,192 (SETTINGS): ClickHouse reads every state of a granule it touches, and
+-- a project's 30 days share a granule of 8,192 rows with other projects' states. Measured on
+-- rollup_project_hours (the same kind of states): 24 hours' distinct counts took 50 ms with
+-- 8,192-row granules (1,457 rows of two projects read) and 7 ms with 64.
 CREATE TABLE IF NOT EXISTS rollup_event_player_sketches (
   project_id UUID,
   day        Date,
@@ -28,7 +32,8 @@ CREATE TABLE IF NOT EXISTS rollup_event_player_sketches (
 )
 ENGINE = AggregatingMergeTree()
 PARTITION BY toYYYYMM(day)
-ORDER BY (project_id, day, event_name);
+ORDER BY (project_id, day, event_name)
+SETTINGS index_granularity = 64;
 
 DROP TABLE IF EXISTS rollup_event_players_mv;
 

@@ -12,6 +12,10 @@
 -- Exactly once is not needed: a sketch is a set, so this view reads `events` (a redelivered
 -- event adds a member the day already has). rollup_project_days keeps the exact event counts.
 -- Kept 13 months like every rollup; it holds hashes, not ids (erasure: docs/rollups.md).
+-- Granules of 64 rows, not 8,192 (SETTINGS): ClickHouse reads every state of a granule it touches, and
+-- a project's 30 days share a granule of 8,192 rows with other projects' states. Measured on
+-- rollup_project_hours (the same kind of states): 24 hours' distinct counts took 50 ms with
+-- 8,192-row granules (1,457 rows of two projects read) and 7 ms with 64.
 CREATE TABLE IF NOT EXISTS rollup_day_sketches (
   project_id UUID,
   day        Date,
@@ -24,7 +28,8 @@ CREATE TABLE IF NOT EXISTS rollup_day_sketches (
 )
 ENGINE = AggregatingMergeTree()
 PARTITION BY toYYYYMM(day)
-ORDER BY (project_id, day);
+ORDER BY (project_id, day)
+SETTINGS index_granularity = 64;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS rollup_day_sketches_mv TO rollup_day_sketches AS
 SELECT project_id, toDate(timestamp) AS day,
