@@ -104,7 +104,7 @@ it('reports the project, its recent events, players, sessions, rejections, maps 
     activeKeys: 3,
     dataWindow: { retentionDays: 90, rollupMonths: 13, oldestRetainedDay: expect.any(String) },
   });
-  // Served from rollup_project_hours: the same as the plain query over the raw events.
+  // Served from rollup_project_hours and rollup_hour_sketches: the same as the plain query over the raw events.
   expect(await queryProjectActivity(api.clickhouse, t.projectId, 'rollups')).toEqual(
     await queryProjectActivity(api.clickhouse, t.projectId, 'events'),
   );
