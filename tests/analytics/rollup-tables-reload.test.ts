@@ -44,7 +44,9 @@ describe('tables reloaded from their stored definitions', () => {
     const tables = await clickhouse.rows<{ name: string }>(
       sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' ORDER BY name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['rollup_project_days', 'rollup_event_player_sketches']));
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['rollup_project_days', 'rollup_event_player_sketches']),
+    );
     const filled: string[] = [];
     for (const { name } of tables) {
       const table = identifier(name);
