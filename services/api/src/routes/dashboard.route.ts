@@ -10,7 +10,11 @@ const DashboardSchema = z
     mau: z
       .int()
       .meta({ description: 'Distinct players in the last 30 whole UTC days (as `days`=30), whatever `days` is.' }),
-    players: z.int().meta({ description: 'Distinct players in the range.' }),
+    players: z.int().meta({
+      description:
+        'Distinct players in the range. dau, mau, players and sessions are distinct counts estimated ' +
+        'as unique_players insights are: exact up to 512, then HyperLogLog (standard error about 1.15 %).',
+    }),
     sessions: z.int().meta({ description: 'Distinct session ids in the range.' }),
     events: z.int().meta({ description: 'Events in the range.' }),
     avgDau: z.number().meta({ description: 'Mean daily distinct players over the days of the range that have data.' }),

@@ -16,8 +16,8 @@ import { allowedInt, analyticsDays, DimensionFilterParams, EventNameParam } from
 const InsightsQuery = z.strictObject({
   metric: z.enum(INSIGHT_METRICS).meta({
     description:
-      'count (events, exact) or unique_players (distinct non-empty player_id: exact up to 1,024 players ' +
-      'in a group, then a HyperLogLog estimate with a standard error of about 0.8 %).',
+      'count (events, exact) or unique_players (distinct non-empty player_id: exact up to 512 players ' +
+      'in a group, then a HyperLogLog estimate with a standard error of about 1.15 %).',
   }),
   groupBy: z.enum(INSIGHT_GROUP_BY).meta({
     description: 'day (YYYY-MM-DD), week (its Monday, YYYY-MM-DD), month (YYYY-MM), all UTC; or a column value.',

@@ -1308,7 +1308,7 @@ export interface components {
       events: number;
       /** @description Distinct players in the last 30 whole UTC days (as `days`=30), whatever `days` is. */
       mau: number;
-      /** @description Distinct players in the range. */
+      /** @description Distinct players in the range. dau, mau, players and sessions are distinct counts estimated as unique_players insights are: exact up to 512, then HyperLogLog (standard error about 1.15 %). */
       players: number;
       /** @description Distinct session ids in the range. */
       sessions: number;
@@ -5316,7 +5316,7 @@ export interface operations {
         groupBy: 'day' | 'week' | 'month' | 'event_name' | 'map_id' | 'platform' | 'build_id';
         /** @description Maximum number of groups returned. One of 10, 20, 50; default 10. */
         limit?: 10 | 20 | 50;
-        /** @description count (events, exact) or unique_players (distinct non-empty player_id: exact up to 1,024 players in a group, then a HyperLogLog estimate with a standard error of about 0.8 %). */
+        /** @description count (events, exact) or unique_players (distinct non-empty player_id: exact up to 512 players in a group, then a HyperLogLog estimate with a standard error of about 1.15 %). */
         metric: 'count' | 'unique_players';
         /** @description Extension: only events of this platform (exact match, 1 to 64 characters). */
         platform?: string;
