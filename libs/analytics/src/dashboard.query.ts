@@ -1,4 +1,5 @@
 import { sql, type ClickHouseReader, type RowsWithTotals, type SqlFragment } from '@framedeck/clickhouse';
+import { SKETCH_PARAMETER } from './distinct-counts.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow, type TimeWindow } from './time-window.js';
 
@@ -27,13 +28,13 @@ export type DashboardMetrics = {
 };
 
 /**
- * Distinct players and sessions: uniqCombined with 2^13 cells, the precision of the day
- * sketches (clickhouse/023) and of the unique-player insights, on both sources, so a day's
- * players here equal the insights' unique players by day. Exact up to 512, then HyperLogLog
- * (standard error ≈ 1.15 %, docs/analytics.md).
+ * Distinct players and sessions at the precision of the day sketches (clickhouse/023) and of the
+ * unique-player insights (distinct-counts.ts), on both sources, so a day's players here equal the
+ * insights' unique players by day.
  */
-const PLAYERS = sql`uniqCombinedIf(13)(player_id, player_id != '')`;
-const SESSIONS = sql`uniqCombined(13)(session_id)`;
+const PRECISION = SKETCH_PARAMETER;
+const PLAYERS = sql`uniqCombinedIf(${PRECISION})(player_id, player_id != '')`;
+const SESSIONS = sql`uniqCombined(${PRECISION})(session_id)`;
 
 type DayRow = { date: string; events: number; players: number; sessions: number };
 type DailySeries = { data: DayRow[]; totals: DayRow | undefined };
@@ -63,7 +64,7 @@ const DASHBOARD: Record<
       projectId,
       window,
       now,
-    ) => sql`SELECT uniqCombinedIf(13)(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
+    ) => sql`SELECT uniqCombinedIf(${PRECISION})(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
                  ${PLAYERS} AS mau
             FROM events
            WHERE ${projectAndWindow(projectId, window)}`,
@@ -80,8 +81,8 @@ const DASHBOARD: Record<
         // A day's sessions are in one of the two columns (023); over several days the two
         // parts are disjoint days, added.
         clickhouse.rowsWithTotals<Omit<DayRow, 'events'>>(sql`SELECT toString(day) AS date,
-                 uniqCombinedIfMerge(13)(players) AS players,
-                 uniqCombinedMerge(13)(sessions) + uniqCombinedMerge(sessions_before_sketches) AS sessions
+                 uniqCombinedIfMerge(${PRECISION})(players) AS players,
+                 uniqCombinedMerge(${PRECISION})(sessions) + uniqCombinedMerge(sessions_before_sketches) AS sessions
             FROM rollup_day_sketches
            WHERE ${projectAndDays(projectId, window)}
            GROUP BY date WITH TOTALS
@@ -89,8 +90,12 @@ const DASHBOARD: Record<
       ]);
       return joinByDate(counts, sketches);
     },
-    activeUsers: (projectId, window, now) => sql`SELECT uniqCombinedIfMergeIf(13)(players, day = toDate(${now})) AS dau,
-                 uniqCombinedIfMerge(13)(players) AS mau
+    activeUsers: (
+      projectId,
+      window,
+      now,
+    ) => sql`SELECT uniqCombinedIfMergeIf(${PRECISION})(players, day = toDate(${now})) AS dau,
+                 uniqCombinedIfMerge(${PRECISION})(players) AS mau
             FROM rollup_day_sketches
            WHERE ${projectAndDays(projectId, window)}`,
   },

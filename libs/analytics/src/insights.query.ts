@@ -1,4 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { SKETCH_PRECISION } from './distinct-counts.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
@@ -55,16 +56,9 @@ const GROUP_ON_ROLLUP: Record<InsightGroupBy, SqlFragment> = {
   month: raw('toStartOfMonth(day)'),
 };
 
-/**
- * Events without a player id are not players. NOTE: uniqCombined with 2^13 cells, the precision
- * of the per-day sketches (clickhouse/022), on every source so that all give the same answer:
- * exact up to 512 distinct players, a HyperLogLog beyond (standard error ~1.15 %; measured
- * mean |error| 0.8 % at 50,000 players, docs/analytics.md). Larger precisions keep a 10 M
- * project's days as exact sets, whose merges cost more than the sketches (022's header).
- */
-export const UNIQUE_PLAYERS_PRECISION = 13;
-const UNIQUE_PLAYERS = raw(`uniqCombinedIf(${UNIQUE_PLAYERS_PRECISION})(player_id, player_id != '')`);
-const UNIQUE_PLAYERS_MERGED = raw(`uniqCombinedIfMerge(${UNIQUE_PLAYERS_PRECISION})(players)`);
+/** Events without a player id are not players; the precision is every source's (distinct-counts.ts). */
+const UNIQUE_PLAYERS = raw(`uniqCombinedIf(${SKETCH_PRECISION})(player_id, player_id != '')`);
+const UNIQUE_PLAYERS_MERGED = raw(`uniqCombinedIfMerge(${SKETCH_PRECISION})(players)`);
 
 type Selected = { g: string; v: number };
 
