@@ -4,16 +4,13 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLICKHOUSE_MIGRATIONS_DIR,
-  createClickHouseWriter,
-  ensureClickHouseDatabase,
-  identifier,
   migrateClickHouse,
+  queryProjectActivity,
   sql,
   type ClickHouseWriter,
 } from '@framedeck/clickhouse';
 import { queryDashboard } from '@framedeck/analytics';
-import { queryProjectActivity } from '@framedeck/clickhouse';
-import { testConfig } from '../support/stack.js';
+import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
 import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
 
 // clickhouse/023 sketches the dashboard's players and sessions again at 2^13 cells. Players come
@@ -23,7 +20,7 @@ import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
 // This upgrades a database that has an expired day: migrated up to 022, filled, its oldest raw
 // week dropped as the retention worker drops it, then migrated to the latest. Dates are recent:
 // a modern server's TTL would expire rows dated at the fixtures' NOW.
-const config = { ...testConfig.clickhouse, database: `${testConfig.clickhouse.database}_upgrade023` };
+let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
 const projectId = randomUUID();
 const now = new Date();
@@ -44,11 +41,8 @@ async function migrationsBefore(fromNumber: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureClickHouseDatabase(config);
-  clickhouse = createClickHouseWriter(config);
-  await clickhouse.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`);
-  await ensureClickHouseDatabase(config);
-  await migrateClickHouse(clickhouse, await migrationsBefore(23));
+  database = await ownClickHouseDatabase('upgrade023', { migrationsDir: await migrationsBefore(23) });
+  clickhouse = database.writer;
 
   // Twice as many events as sessions, a minute apart; session ids of the group's own.
   const group = (name: string, at: Date, players: string[], sessions: number): FixtureEvent[] =>
@@ -76,8 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await clickhouse.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`).catch(() => undefined);
-  await clickhouse.close();
+  await database?.drop();
 });
 
 describe('023 and 024 on a database whose oldest raw events have expired', () => {
