@@ -1,5 +1,13 @@
-import { sql, type ClickHouseReader, type RowsWithTotals, type SqlFragment } from '@framedeck/clickhouse';
-import { SKETCH_PARAMETER } from './distinct-counts.js';
+import {
+  distinctPlayersSql,
+  distinctSessionsSql,
+  MERGED_SESSIONS_SQL,
+  mergedPlayersSql,
+  sql,
+  type ClickHouseReader,
+  type RowsWithTotals,
+  type SqlFragment,
+} from '@framedeck/clickhouse';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow, type TimeWindow } from './time-window.js';
 
@@ -32,9 +40,7 @@ export type DashboardMetrics = {
  * unique-player insights (distinct-counts.ts), on both sources, so a day's players here equal the
  * insights' unique players by day.
  */
-const PRECISION = SKETCH_PARAMETER;
-const PLAYERS = sql`uniqCombinedIf(${PRECISION})(player_id, player_id != '')`;
-const SESSIONS = sql`uniqCombined(${PRECISION})(session_id)`;
+const PLAYERS = distinctPlayersSql();
 
 type DayRow = { date: string; events: number; players: number; sessions: number };
 type DailySeries = { data: DayRow[]; totals: DayRow | undefined };
@@ -55,7 +61,7 @@ const DASHBOARD: Record<
   events: {
     daily: (clickhouse, projectId, window) =>
       clickhouse.rowsWithTotals<DayRow>(sql`SELECT toString(toDate(timestamp)) AS date, count() AS events,
-                 ${PLAYERS} AS players, ${SESSIONS} AS sessions
+                 ${PLAYERS} AS players, ${distinctSessionsSql()} AS sessions
             FROM events
            WHERE ${projectAndWindow(projectId, window)}
            GROUP BY date WITH TOTALS
@@ -64,7 +70,7 @@ const DASHBOARD: Record<
       projectId,
       window,
       now,
-    ) => sql`SELECT uniqCombinedIf(${PRECISION})(player_id, player_id != '' AND toDate(timestamp) = toDate(${now})) AS dau,
+    ) => sql`SELECT ${distinctPlayersSql(sql`toDate(timestamp) = toDate(${now})`)} AS dau,
                  ${PLAYERS} AS mau
             FROM events
            WHERE ${projectAndWindow(projectId, window)}`,
@@ -81,8 +87,8 @@ const DASHBOARD: Record<
         // A day's sessions are in one of the two columns (023); over several days the two
         // parts are disjoint days, added.
         clickhouse.rowsWithTotals<Omit<DayRow, 'events'>>(sql`SELECT toString(day) AS date,
-                 uniqCombinedIfMerge(${PRECISION})(players) AS players,
-                 uniqCombinedMerge(${PRECISION})(sessions) + uniqCombinedMerge(sessions_before_sketches) AS sessions
+                 ${mergedPlayersSql()} AS players,
+                 ${MERGED_SESSIONS_SQL} + uniqCombinedMerge(sessions_before_sketches) AS sessions
             FROM rollup_day_sketches
            WHERE ${projectAndDays(projectId, window)}
            GROUP BY date WITH TOTALS
@@ -90,12 +96,8 @@ const DASHBOARD: Record<
       ]);
       return joinByDate(counts, sketches);
     },
-    activeUsers: (
-      projectId,
-      window,
-      now,
-    ) => sql`SELECT uniqCombinedIfMergeIf(${PRECISION})(players, day = toDate(${now})) AS dau,
-                 uniqCombinedIfMerge(${PRECISION})(players) AS mau
+    activeUsers: (projectId, window, now) => sql`SELECT ${mergedPlayersSql(sql`day = toDate(${now})`)} AS dau,
+                 ${mergedPlayersSql()} AS mau
             FROM rollup_day_sketches
            WHERE ${projectAndDays(projectId, window)}`,
   },

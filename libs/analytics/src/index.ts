@@ -3,7 +3,6 @@ export * from './query-source.js';
 export * from './log-histogram.js';
 export * from './heatmap.query.js';
 export * from './heatmap.schema.js';
-export * from './distinct-counts.js';
 export * from './insights.query.js';
 export * from './dashboard.query.js';
 export * from './builds.query.js';

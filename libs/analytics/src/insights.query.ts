@@ -1,5 +1,11 @@
-import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { SKETCH_PRECISION } from './distinct-counts.js';
+import {
+  distinctPlayersSql,
+  mergedPlayersSql,
+  raw,
+  sql,
+  type ClickHouseReader,
+  type SqlFragment,
+} from '@framedeck/clickhouse';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
@@ -56,9 +62,9 @@ const GROUP_ON_ROLLUP: Record<InsightGroupBy, SqlFragment> = {
   month: raw('toStartOfMonth(day)'),
 };
 
-/** Events without a player id are not players; the precision is every source's (distinct-counts.ts). */
-const UNIQUE_PLAYERS = raw(`uniqCombinedIf(${SKETCH_PRECISION})(player_id, player_id != '')`);
-const UNIQUE_PLAYERS_MERGED = raw(`uniqCombinedIfMerge(${SKETCH_PRECISION})(players)`);
+/** Every source counts players alike (distinct-counts.ts). */
+const UNIQUE_PLAYERS = distinctPlayersSql();
+const UNIQUE_PLAYERS_MERGED = mergedPlayersSql();
 
 type Selected = { g: string; v: number };
 

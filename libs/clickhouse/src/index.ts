@@ -33,6 +33,13 @@ export {
   type EventRowInput,
 } from './events.rowbinary.js';
 export { insertEventRejections, insertEventsBlock, type EventRejectionRow } from './events.writer.js';
+export {
+  distinctPlayersSql,
+  distinctSessionsSql,
+  MERGED_SESSIONS_SQL,
+  mergedPlayersSql,
+  SKETCH_PRECISION,
+} from './distinct-counts.js';
 export { queryProjectActivity, queryProjectRejections, type ProjectActivity } from './project-activity.queries.js';
 export {
   findRolledUpBatches,

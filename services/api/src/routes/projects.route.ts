@@ -66,7 +66,7 @@ const ProjectStatusSchema = z
     }),
     activePlayers24h: z.int().meta({
       description:
-        'Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off).',
+        'Distinct non-empty player_id from the start of the hour 24 h ago (sessions likewise): exact up to 512, then HyperLogLog (standard error about 1.15 %), as unique_players insights are.',
     }),
     activeSessions24h: z.int(),
     rejectedEvents: z

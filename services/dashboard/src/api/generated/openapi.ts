@@ -1577,7 +1577,7 @@ export interface components {
     };
     ProjectStatus: {
       activeKeys: number;
-      /** @description Distinct non-empty player_id from the start of the hour 24 h ago (uniqCombined: exact for small sets, HyperLogLog beyond, typically < 1 % off). */
+      /** @description Distinct non-empty player_id from the start of the hour 24 h ago (sessions likewise): exact up to 512, then HyperLogLog (standard error about 1.15 %), as unique_players insights are. */
       activePlayers24h: number;
       activeSessions24h: number;
       /** Format: date-time */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLICKHOUSE_MIGRATIONS_DIR } from '@framedeck/clickhouse';
+import { CLICKHOUSE_MIGRATIONS_DIR } from './migrations.js';
 import { SKETCH_PRECISION } from './distinct-counts.js';
 
 describe('player and session sketches', () => {
@@ -11,6 +11,8 @@ describe('player and session sketches', () => {
     ['022_rollup_event_player_sketches.sql', 3],
     // players and sessions: the column types, the view, the backfills
     ['023_rollup_day_sketches.sql', 6],
+    // the project status's: the column types, the view, the refill
+    ['025_rollup_hour_sketches_precision.sql', 6],
   ])('%s builds its sketches with the precision the queries merge and compute with', (file, sketches) => {
     const migration = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}`, 'utf8');
     const precisions = [...migration.matchAll(/uniqCombined(?:If)?(?:State)?\((\d+)\)/g)].map((m) => Number(m[1]));
