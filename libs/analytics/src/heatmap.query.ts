@@ -1,4 +1,5 @@
 import { identifier, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { BOUNDED_GROUPING } from './bounded-grouping.js';
 import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { HeatmapCell, MapBounds } from './heatmap.schema.js';
@@ -258,7 +259,8 @@ function cellsQuery(q: HeatmapQuery, source: QuerySource): SqlFragment {
               ${frameTailColumns(source)}${q.includeZ ? raw(`, ${a.zMin} AS z_min, ${a.zMax} AS z_max`) : sql``}
          FROM ${from}
         GROUP BY cell
-        ORDER BY cell`;
+        ORDER BY cell
+        ${BOUNDED_GROUPING}`;
 }
 
 /**

@@ -1,0 +1,46 @@
+import { renderSql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { describe, expect, it } from 'vitest';
+import { compareBuilds } from './builds.query.js';
+import { queryFunnel } from './funnels.query.js';
+import { queryHeatmap } from './heatmap.query.js';
+
+/** The SQL each query sends, answered with no rows. */
+async function sentSql(run: (reader: ClickHouseReader) => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const reader = {
+    rows: async (query: SqlFragment) => {
+      sent.push(renderSql(query, 'literals').query);
+      return [];
+    },
+  } as unknown as ClickHouseReader;
+  await run(reader);
+  return sent;
+}
+
+const projectId = '00000000-0000-4000-8000-000000000001';
+const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
+const TWO_LEVEL_BY_KEYS_ONLY = /SETTINGS group_by_two_level_threshold_bytes = 0\s*$/;
+
+describe('grouping into few keys (bounded-grouping.ts)', () => {
+  it.each([
+    ['heatmap, Performance mode', { projectId, mapId: 'm', bounds, cellSize: 25, days: 7 }],
+    ['heatmap, Events mode, 5 units', { projectId, mapId: 'm', bounds, cellSize: 5, days: 30, eventName: 'kill' }],
+  ])('%s: two-level by keys only, on both sources', async (_, q) => {
+    for (const source of ['rollups', 'events'] as const) {
+      const [query] = await sentSql((reader) => queryHeatmap(reader, q, source));
+      expect(query).toMatch(TWO_LEVEL_BY_KEYS_ONLY);
+    }
+  });
+
+  it('builds comparison: two-level by keys only', async () => {
+    const q = { projectId, base: 'b1', target: 'b2', days: 30, thresholdPercent: 5, minSamples: 30 };
+    const [query] = await sentSql((reader) => compareBuilds(reader, q));
+    expect(query).toMatch(TWO_LEVEL_BY_KEYS_ONLY);
+  });
+
+  it('funnels keep the memory rule: their per-player states are large', async () => {
+    const q = { projectId, steps: ['a', 'b'], windowSeconds: 3600, by: 'player' as const, days: 30 };
+    const [query] = await sentSql((reader) => queryFunnel(reader, q));
+    expect(query).not.toContain('group_by_two_level_threshold_bytes');
+  });
+});
