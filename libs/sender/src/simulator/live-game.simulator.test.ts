@@ -24,6 +24,14 @@ describe('simulateLiveGame: a month of a live game', { timeout: 60_000 }, () => 
     expect([...simulateLiveGame({ ...small, seed: 2 })]).not.toEqual(a);
   });
 
+  it('begins with a whole UTC day, whatever time of day the period ends', () => {
+    // The first day holds the QA devices' 02:00 UTC run, though the period ends at 15:00.
+    const firstDay = Math.min(...events.map(dayOf));
+    expect(events.some((e) => dayOf(e) === firstDay && isBot(e))).toBe(true);
+    const late = [...simulateLiveGame({ ...options, endTimeMs: END_MS + 8 * 3_600_000 })];
+    expect(Math.min(...late.map(dayOf))).toBe(firstDay);
+  });
+
   it('fills every day of the period, oldest first, within the 30 days ingest accepts', () => {
     const times = events.map((e) => Number(e.timestampUs) / 1000);
     expect(Math.min(...times)).toBeGreaterThan(END_MS - 30 * DAY_MS);

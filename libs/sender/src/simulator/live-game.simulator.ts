@@ -9,7 +9,10 @@ export type LiveGameOptions = {
   seed?: number;
   /** The player base: everyone who plays at some point (most join early, many churn). */
   players: number;
-  /** Simulated days, ending at `endTimeMs` (at most 30: the oldest event ingest accepts). */
+  /**
+   * Simulated days, ending at `endTimeMs` (at most 30: the oldest event ingest accepts): the
+   * whole UTC days that begin inside the period, then the last day up to `endTimeMs`.
+   */
   days: number;
   /** When the simulated period ends (default now). */
   endTimeMs?: number;
@@ -87,8 +90,11 @@ export function* simulateLiveGame(options: LiveGameOptions): Generator<Telemetry
   const sampleSeconds = options.sampleSeconds ?? 10;
   const mapId = options.mapId ?? 'dust_valley';
   const endMs = options.endTimeMs ?? Date.now();
-  const startMs = endMs - options.days * DAY_MS + START_MARGIN_MS;
-  const firstDayMs = Math.floor(startMs / DAY_MS) * DAY_MS;
+  // The period starts at a UTC midnight, so its first day is whole, as every day but the last
+  // is: otherwise the first day (the launch, which draws the most players) held only the hours
+  // after the run's time of day, and its cohort and platform mix depended on when one ran.
+  const startMs = Math.ceil((endMs - options.days * DAY_MS + START_MARGIN_MS) / DAY_MS) * DAY_MS;
+  const firstDayMs = startMs;
   const dayCount = Math.floor((endMs - firstDayMs) / DAY_MS) + 1;
   const releaseMs = RELEASES.map((r) => endMs - r.daysBeforeEnd * DAY_MS);
 
