@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { TEST_ENV } from './tests/support/test-env.js';
+import { TEST_ENV } from './tests/support/config.js';
 
 // Tests import workspace libraries by package name; point those names at the TypeScript
 // sources so tests never run against a stale build.

@@ -12,7 +12,7 @@
 #   FRAMEDECK_CLICKHOUSE_ENGINE=modern npm test whole suite on modern, then the subset on legacy
 #   npm test -- tests/sql                       only what is named, on the selected engine
 #
-# Tests use their own databases, topics, Redis prefix and ports (tests/support/test-env.ts),
+# Tests use their own databases, topics, Redis prefix and ports (tests/support/config.ts),
 # so a running `npm start` is not disturbed. Components this run had to start are stopped
 # afterwards unless FRAMEDECK_KEEP_STACK=1 (handy when running the suite repeatedly).
 set -euo pipefail

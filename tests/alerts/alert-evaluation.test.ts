@@ -19,7 +19,7 @@ import {
 import { buildAlertEvaluator } from '../../services/alert-evaluator/src/alert-evaluator.js';
 import { alertsSection } from '../../services/alert-evaluator/src/config.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import {
   createTestMap,
   frameEvents,

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityApi, type IdentityApi } from '../oauth/support/identity-harness.js';
-import { inheritedEnv, REPO_ROOT } from '../support/test-env.js';
+import { inheritedEnv, REPO_ROOT, UPDATE_GENERATED } from '../support/config.js';
 
 /**
  * The dashboard's API types (services/dashboard/src/api/generated/openapi.ts) are generated from
@@ -19,7 +19,7 @@ afterAll(() => api.close());
 describe("the dashboard's generated API types", () => {
   it('are what the served OpenAPI document generates (run npm run generate:api-types after changing an API shape)', async () => {
     // FRAMEDECK_UPDATE_GENERATED=1 rewrites the file from this API instead (no `npm start` needed).
-    const mode = process.env.FRAMEDECK_UPDATE_GENERATED === '1' ? [] : ['--check'];
+    const mode = UPDATE_GENERATED ? [] : ['--check'];
     const check = run('node', ['tools/dashboard-api-types.mjs', ...mode, '--from', `${api.baseUrl}/openapi.json`], {
       cwd: REPO_ROOT,
       env: inheritedEnv(),

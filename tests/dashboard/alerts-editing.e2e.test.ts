@@ -10,7 +10,7 @@ import { insertEvents, type FixtureEvent } from '../analytics/event-fixtures.js'
 import { retireProjectAlerts } from '../alerts/support/alerts-fixtures.js';
 import { runCli, startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
 import { solidPng } from './support/png-image.js';

@@ -4,7 +4,7 @@ import { uploadMap } from '../analytics/api-helpers.js';
 import { insertEvents, type FixtureEvent } from '../analytics/event-fixtures.js';
 import { runCli, startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
 import { countColouredPixels } from './support/canvas-pixels.js';
 import { solidPng } from './support/png-image.js';

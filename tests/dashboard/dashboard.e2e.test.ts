@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateTelemetry, TelemetrySender, WORLD } from '@framedeck/sender';
 import { runCli, startService, waitHealthy, type RunningService } from '../support/processes.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
 import { countColouredPixels } from './support/canvas-pixels.js';

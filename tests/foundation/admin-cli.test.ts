@@ -4,7 +4,7 @@ import { hashApiKey } from '@framedeck/auth';
 import { findActiveKeyByHash } from '@framedeck/postgres';
 import { runCli } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 
 const stack = connectTestStack();
 afterAll(() => stack.close());

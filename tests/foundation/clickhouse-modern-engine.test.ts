@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickhouseSection } from '@framedeck/config';
-import { inheritedEnv, REPO_ROOT, serviceEnv, STATE_DIR } from '../support/test-env.js';
+import { inheritedEnv, REPO_ROOT, serviceEnv, STATE_DIR } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import { isProcessAlive } from '../support/processes.js';
 

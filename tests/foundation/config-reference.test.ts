@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inheritedEnv, REPO_ROOT } from '../support/test-env.js';
+import { inheritedEnv, REPO_ROOT } from '../support/config.js';
 
 /**
  * docs/configuration.md is generated from the configuration schemas (tools/config-reference.mjs,

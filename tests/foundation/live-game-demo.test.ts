@@ -172,9 +172,9 @@ describe('the live-game demo seeded as npm start seeds it', { timeout: 60_000 },
     const retention: { cohorts: { size: number; retained: (number | null)[] }[] } = await get(
       '/retention?period=day&days=30&periods=7',
     );
-    // The launch's new players: the largest cohort old enough for N = 7. Not simply the first
-    // cohort: the month ends now, so its first UTC day holds only the hours after this time of
-    // day (7 players in a run at 20:58 UTC).
+    // The launch's new players: the largest cohort old enough for N = 7 (the simulated month's
+    // first day, which the simulator keeps whole; before it did, that cohort held only the
+    // hours after the run's time of day: 7 players in a run at 20:58 UTC).
     const launch = retention.cohorts
       .filter((c) => c.retained[7] !== null)
       .reduce((largest, c) => (c.size > largest.size ? c : largest));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../api/support/api-harness.js';
 import { INGEST_URL, newTenant, startConsumer, startGateway, type Tenant } from '../ingest/ingest-harness.js';
 import type { RunningService } from '../support/processes.js';
-import { inheritedEnv, REPO_ROOT, STATE_DIR } from '../support/test-env.js';
+import { inheritedEnv, REPO_ROOT, STATE_DIR } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startService, waitHealthy } from '../support/processes.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 
 const SERVICES = [
   { name: 'api', port: TEST_ENV.FRAMEDECK_API_PORT, ready: ['postgres', 'redis', 'clickhouse'] },

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadMap } from '../analytics/api-helpers.js';
 import { startApi, type TestApi } from '../api/support/api-harness.js';
 import { runCli, type RunningService } from '../support/processes.js';
-import { REPO_ROOT, serviceEnv } from '../support/test-env.js';
+import { REPO_ROOT, serviceEnv } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import {
   expectRollupsCountEachEventOnce,

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { simulateTelemetry, TelemetrySender, type SentBatch } from '@framedeck/sender';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../support/processes.js';
-import { CLICKHOUSE_PID_FILE, REPO_ROOT } from '../support/test-env.js';
+import { CLICKHOUSE_PID_FILE, REPO_ROOT } from '../support/config.js';
 import { connectTestStack } from '../support/stack.js';
 import { waitFor } from '../support/wait.js';
 import {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { newTenant, startGateway, type Tenant } from './ingest-harness.js';
 
 // Refusals decided before the body is read (401, 403, 411, 413, 415, 404), sent the way a

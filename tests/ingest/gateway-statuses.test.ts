@@ -8,7 +8,7 @@ import { createLogger } from '@framedeck/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import {
   batchBody,

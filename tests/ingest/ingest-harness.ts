@@ -6,7 +6,7 @@ import { encodeTelemetryBatch, type TelemetryEventInput } from '@framedeck/proto
 import type { SentBatch } from '@framedeck/sender';
 import type { Pool } from '@framedeck/postgres';
 import { startService, waitHealthy, type RunningService } from '../support/processes.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { expect } from 'vitest';
 import { waitFor } from '../support/wait.js';
 

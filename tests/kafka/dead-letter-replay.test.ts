@@ -8,7 +8,7 @@ import { DeadLetterPublisher } from '../../services/events-consumer/src/kafka/de
 import { batchMessages } from '../../services/ingest-gateway/src/publish/batch-messages.js';
 import { event, expectExactlyLedger } from '../ingest/ingest-harness.js';
 import { runCli, startService, waitHealthy, type RunningService } from '../support/processes.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import { deleteTopics, freshKafkaConfig, kafkaEnv, quietLogger } from './kafka-fixtures.js';
 

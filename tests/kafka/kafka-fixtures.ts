@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { kafkaSection, type KafkaConfig } from '@framedeck/config';
 import { createKafka, type Kafka, type KafkaMessage } from '@framedeck/kafka';
 import { createLogger } from '@framedeck/logging';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 
 /** Shared by the Kafka tests: topics of their own, configs built as the services build them. */

@@ -4,7 +4,7 @@ import { createKafka, createProducer, ensureTopics } from '@framedeck/kafka';
 import { encodeTelemetryBatch, ENVELOPE_HEADERS } from '@framedeck/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchPublisher } from '../../services/ingest-gateway/src/publish/batch.publisher.js';
-import { KAFKA_SCRAM } from '../support/test-env.js';
+import { KAFKA_SCRAM } from '../support/config.js';
 import { deleteTopics, freshKafkaConfig, quietLogger, readTopic } from './kafka-fixtures.js';
 
 /**

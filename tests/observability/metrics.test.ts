@@ -4,7 +4,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, waitHealthy, type RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { TEST_ENV } from '../support/test-env.js';
+import { TEST_ENV } from '../support/config.js';
 import { waitFor } from '../support/wait.js';
 import {
   batchBody,

@@ -4,7 +4,7 @@ import { bootstrapTenant, type BootstrapResult } from '@framedeck/accounts';
 import { Prng } from '../../libs/sender/src/simulator/prng.js';
 import { uploadMap } from '../analytics/api-helpers.js';
 import { startApi, type ApiResponse, type TestApi } from '../api/support/api-harness.js';
-import { FUZZ_SEED, RELIABILITY_FULL } from '../support/test-env.js';
+import { FUZZ_SEED, RELIABILITY_FULL } from '../support/config.js';
 
 // The API's parameter parsing from the attacker's side: random query strings and random JSON
 // bodies. Input can only ever be the caller's fault (4xx) — a 500 means input reached code

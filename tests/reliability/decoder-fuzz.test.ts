@@ -5,7 +5,7 @@ import { BatchDecodeError, decodeTelemetryBatch, envelopeHeaders } from '@framed
 import { readBatch, validateBatch } from '../../services/events-consumer/src/pipeline/batch.processor.js';
 import { appendBatchRows } from '../../services/events-consumer/src/sink/events.sink.js';
 import { FUZZ_KINDS, TelemetryFuzzer } from './support/telemetry-fuzz.js';
-import { FUZZ_SEED, RELIABILITY_FULL } from '../support/test-env.js';
+import { FUZZ_SEED, RELIABILITY_FULL } from '../support/config.js';
 
 // Decoder-level fuzzing, in process: thousands of hostile TelemetryBatch bodies through the
 // gateway's decode and the consumer's whole per-message path (envelope, decode, validation,

@@ -8,7 +8,7 @@ import { Prng } from '../../libs/sender/src/simulator/prng.js';
 import { newTenant, postEvents, rawRequest, statusOf, type Tenant } from '../ingest/ingest-harness.js';
 import type { RunningService } from '../support/processes.js';
 import { connectTestStack } from '../support/stack.js';
-import { FUZZ_SEED, RELIABILITY_FULL, TEST_ENV } from '../support/test-env.js';
+import { FUZZ_SEED, RELIABILITY_FULL, TEST_ENV } from '../support/config.js';
 import { startGateway } from '../ingest/ingest-harness.js';
 import { TelemetryFuzzer, type FuzzCase } from './support/telemetry-fuzz.js';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createClickHouseWriter, identifier, sql } from '@framedeck/clickhouse';
 import { ProjectDatabases } from '@framedeck/sql-sandbox';
 import { testConfig } from '../support/stack.js';
-import { CLICKHOUSE_ENGINE, REPO_ROOT } from '../support/test-env.js';
+import { CLICKHOUSE_ENGINE, REPO_ROOT } from '../support/config.js';
 import { dropProjectDatabases } from './sql-fixture.js';
 
 /**

@@ -15,7 +15,7 @@ import {
   SqlSandboxUnavailable,
 } from '@framedeck/sql-sandbox';
 import { testConfig } from '../support/stack.js';
-import { CLICKHOUSE_ENGINE } from '../support/test-env.js';
+import { CLICKHOUSE_ENGINE } from '../support/config.js';
 import { hostileQueries } from './hostile-queries.js';
 import {
   deleteProjectRows,

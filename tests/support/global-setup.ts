@@ -4,7 +4,7 @@ import { createLogger } from '@framedeck/logging';
 import { RAW_EVENT_TABLES } from '@framedeck/analytics';
 import { createClickHouseWriter, identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import type { ClickHouseConfig } from '@framedeck/config';
-import { adoptTestEnv, serviceEnv } from './test-env.js';
+import { adoptTestEnv, serviceEnv } from './config.js';
 
 /**
  * Runs once before the integration tests: the real stack must be up (npm test starts it via

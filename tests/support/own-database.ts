@@ -26,6 +26,7 @@ export async function ownClickHouseDatabase(
   await ensureClickHouseDatabase(config);
   const writer = createClickHouseWriter(config);
   const dropDatabase = () => writer.command(sql`DROP DATABASE IF EXISTS ${identifier(config.database)}`);
+  // The writer's connection names the database, so it is created before it can be dropped.
   await dropDatabase();
   await ensureClickHouseDatabase(config);
   await migrateClickHouse(writer, options.migrationsDir);

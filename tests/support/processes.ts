@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { REPO_ROOT, serviceEnv } from './test-env.js';
+import { REPO_ROOT, serviceEnv } from './config.js';
 import { waitFor } from './wait.js';
 
 export type RunningService = {

@@ -2,7 +2,7 @@ import { createClickHouseWriter, type ClickHouseWriter } from '@framedeck/clickh
 import { clickhouseSection, postgresSection, redisSection } from '@framedeck/config';
 import { createPool, type Pool } from '@framedeck/postgres';
 import { createRedisClient, type Redis } from '@framedeck/redis';
-import { TEST_ENV } from './test-env.js';
+import { TEST_ENV } from './config.js';
 
 /** Typed configuration sections for the test stack (same env the services get). */
 export const testConfig = {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisSection } from '@framedeck/config';
 import { createRedisClient } from '@framedeck/redis';
-import { TEST_ENV } from '../../../tests/support/test-env.js';
+import { TEST_ENV } from '../../../tests/support/config.js';
 import { MemorySlidingWindow } from './memory-sliding-window.js';
 import { RedisSlidingWindow } from './redis-sliding-window.js';
 

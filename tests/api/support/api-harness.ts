@@ -6,7 +6,7 @@ import { createPool } from '@framedeck/postgres';
 import { createRedisClient } from '@framedeck/redis';
 import { buildApp, type ApiDeps } from '../../../services/api/src/app.js';
 import { loadApiConfig } from '../../../services/api/src/config.js';
-import { TEST_ENV } from '../../support/test-env.js';
+import { TEST_ENV } from '../../support/config.js';
 import { waitFor } from '../../support/wait.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON of any shape; tests assert on it

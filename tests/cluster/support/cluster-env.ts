@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { REPO_ROOT, TEST_ENV } from '../../support/test-env.js';
+import { REPO_ROOT, TEST_ENV } from '../../support/config.js';
 
 /**
  * The cluster topology's addresses, as infra/local/cluster.sh prints them for the app (its

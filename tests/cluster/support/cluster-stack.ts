@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { ClickHouseWriter, openConnection, sql } from '@framedeck/clickhouse';
 import { clickhouseSection } from '@framedeck/config';
-import { inheritedEnv, REPO_ROOT, STATE_DIR } from '../../support/test-env.js';
+import { inheritedEnv, REPO_ROOT, STATE_DIR } from '../../support/config.js';
 import { waitFor } from '../../support/wait.js';
 import { CLUSTER_ENV } from './cluster-env.js';
 

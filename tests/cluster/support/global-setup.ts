@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createLogger } from '@framedeck/logging';
 import { migrateAll } from '../../../services/cli/src/commands/migrate.command.js';
 import { loadCliConfig } from '../../../services/cli/src/config.js';
-import { inheritedEnv, REPO_ROOT } from '../../support/test-env.js';
+import { inheritedEnv, REPO_ROOT } from '../../support/config.js';
 import { CLUSTER_ENV } from './cluster-env.js';
 
 /**

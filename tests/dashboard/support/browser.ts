@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../../support/test-env.js';
+import { REPO_ROOT } from '../../support/config.js';
 
 /** Debian's Chromium (infra/local/install.sh chromium); Playwright never downloads a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';

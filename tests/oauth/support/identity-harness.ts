@@ -9,7 +9,7 @@ import { buildApp } from '../../../services/api/src/app.js';
 import { loadApiConfig } from '../../../services/api/src/config.js';
 import { createIdentity } from '../../../services/api/src/identity.js';
 import { loadServerSecrets } from '../../../services/api/src/security/server-secrets.js';
-import { TEST_ENV } from '../../support/test-env.js';
+import { TEST_ENV } from '../../support/config.js';
 import { waitFor } from '../../support/wait.js';
 
 export type IdentityApi = Awaited<ReturnType<typeof startIdentityApi>>;

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { REPO_ROOT } from '../../support/test-env.js';
+import { REPO_ROOT } from '../../support/config.js';
 
 /** One row of the fault table: what was sent, acknowledged and stored around one fault. */
 export type FaultRow = {

@@ -20,7 +20,7 @@ import {
   REPO_ROOT,
   serviceEnv,
   STATE_DIR,
-} from '../../support/test-env.js';
+} from '../../support/config.js';
 import { waitFor } from '../../support/wait.js';
 import { isProcessAlive } from '../../support/processes.js';
 

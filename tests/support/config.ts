@@ -4,7 +4,7 @@ import testEnv from './test-env.json' with { type: 'json' };
 
 /**
  * The test harness's configuration: the one module of tests/ that reads the environment it was
- * started with (as config.ts is for each service).
+ * started with, as each service's config.ts is for the service.
  */
 const harnessEnv = process.env;
 
@@ -42,6 +42,9 @@ export const STATE_DIR = harnessEnv.FRAMEDECK_STATE_DIR ?? `${REPO_ROOT}.state`;
 export const CLICKHOUSE_ENGINE = harnessEnv.FRAMEDECK_CLICKHOUSE_ENGINE === 'modern' ? 'modern' : 'legacy';
 export const CLICKHOUSE_PID_NAME = CLICKHOUSE_ENGINE === 'modern' ? 'clickhouse-modern' : 'clickhouse';
 export const CLICKHOUSE_PID_FILE = `${STATE_DIR}/run/${CLICKHOUSE_PID_NAME}.pid`;
+
+/** FRAMEDECK_UPDATE_GENERATED=1: tests that check a generated file rewrite it instead. */
+export const UPDATE_GENERATED = harnessEnv.FRAMEDECK_UPDATE_GENERATED === '1';
 
 /** `npm run test:reliability` sets FRAMEDECK_RELIABILITY_FULL=1: more fuzz cases, a fresh seed. */
 export const RELIABILITY_FULL = harnessEnv.FRAMEDECK_RELIABILITY_FULL === '1';
