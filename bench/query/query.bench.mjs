@@ -414,10 +414,15 @@ const CEILINGS = {
   funnels: 500,
 };
 /**
- * Not served from a rollup whose cost is cells × days × dimensions: funnels read each player's
- * step events (windowFunnel over funnel_steps, the events sorted by name and player, 018).
+ * Not served from a rollup whose cost is cells × days × dimensions, with what their cost grows
+ * with instead: funnels read each player's step events (windowFunnel over funnel_steps, the
+ * events sorted by name and player, 018); exact retention reads each player's active days (the
+ * player_days set, 003), and the 100 M data set has ten times the players of the 10 M one.
  */
-const NOT_ROLLUP_SERVED = new Set(['funnels']);
+const NOT_ROLLUP_SERVED = new Map([
+  ['funnels', 'step events'],
+  ['retention', 'players × active days'],
+]);
 const LOADED_CEILINGS = { heatmap: 300, insights: 300 };
 
 const percentile = (xs, p) => {
@@ -493,7 +498,7 @@ if (large) {
       ceilingMs: CEILINGS[name],
       p95ToCeiling: Math.round((at.p95 / CEILINGS[name]) * 100) / 100,
       growth: Math.round((at.p95 / idle[name].p95) * 100) / 100,
-      rollupServed: !NOT_ROLLUP_SERVED.has(name),
+      costGrowsWith: NOT_ROLLUP_SERVED.get(name) ?? 'rollup cells',
     };
     log(`${name} at ${ROWS} events`, growth[name]);
   }
@@ -669,7 +674,7 @@ if (growth) {
   console.log(`\ngrowth, same run: p95 at ${BASE_ROWS} vs ${ROWS} events (ms)   ceiling  p95/ceiling  growth`);
   for (const [name, g] of Object.entries(growth)) {
     console.log(
-      `${name.padEnd(22)} ${String(g.p95AtBase).padStart(8)} ${String(g.p95AtRows).padStart(10)} ${String(g.ceilingMs).padStart(14)} ${String(g.p95ToCeiling).padStart(12)} ${String(g.growth).padStart(7)}${g.rollupServed ? '' : '  (step events)'}`,
+      `${name.padEnd(22)} ${String(g.p95AtBase).padStart(8)} ${String(g.p95AtRows).padStart(10)} ${String(g.ceilingMs).padStart(14)} ${String(g.p95ToCeiling).padStart(12)} ${String(g.growth).padStart(7)}${NOT_ROLLUP_SERVED.has(name) ? `  (${g.costGrowsWith})` : ''}`,
     );
   }
 }
