@@ -137,17 +137,20 @@ wait_zookeeper() { wait_for zookeeper 60 "$(component_log zookeeper)" zookeeper_
 
 # ClickHouse ----------------------------------------------------------------------------------
 
-# The <shard> elements of remote_servers, $1 replicas per shard: with CLICKHOUSE_REPLICAS_PER_SHARD
-# nodes 1,2 form shard 1, nodes 3,4 shard 2 (the cluster); with 1, every node is a shard of its
-# own (the <cluster>_replicas cluster, through which erasure reads every replica's mutations).
+# The <shard> elements of remote_servers, $1 replicas per shard, the first $2 of them listed
+# (default all): with CLICKHOUSE_REPLICAS_PER_SHARD nodes 1,2 form shard 1, nodes 3,4 shard 2
+# (the cluster); with 1, every node is a shard of its own (the <cluster>_replicas cluster, through
+# which erasure reads every replica's mutations); with CLICKHOUSE_REPLICAS_PER_SHARD and 1, the
+# first replica of each shard (the <cluster>_alter cluster, through which ALTERs run).
 remote_servers_xml() {
-  local per_shard="$1" n shard_open=0
+  local per_shard="$1" listed="${2:-$1}" n shard_open=0
   for ((n = 1; n <= CLICKHOUSE_NODES; n++)); do
     if (((n - 1) % per_shard == 0)); then
       ((shard_open)) && printf '            </shard>\n'
       printf '            <shard>\n                <internal_replication>true</internal_replication>\n'
       shard_open=1
     fi
+    (((n - 1) % per_shard < listed)) || continue
     printf '                <replica><host>%s</host><port>%s</port><user>%s</user><password>%s</password></replica>\n' \
       "$HOST" $((CLICKHOUSE_TCP_BASE + n)) "$CLICKHOUSE_ADMIN_USER" "$CLICKHOUSE_ADMIN_PASSWORD"
   done
@@ -155,7 +158,7 @@ remote_servers_xml() {
 }
 
 start_clickhouse_node() {
-  local name="$1" n dir shard replica servers replica_servers
+  local name="$1" n dir shard replica servers replica_servers alter_servers
   n="$(node_number "$name")"
   dir="$CLUSTER_DIR/$name"
   shard=$(((n - 1) / CLICKHOUSE_REPLICAS_PER_SHARD + 1))
@@ -164,10 +167,12 @@ start_clickhouse_node() {
   mkdir -p "$dir/etc/config.d"
   servers="$(remote_servers_xml "$CLICKHOUSE_REPLICAS_PER_SHARD")"
   replica_servers="$(remote_servers_xml 1)"
+  alter_servers="$(remote_servers_xml "$CLICKHOUSE_REPLICAS_PER_SHARD" 1)"
   (
     umask 077
-    awk -v servers="$servers" -v replica_servers="$replica_servers" \
-      '{ if ($0 == "@REMOTE_SERVERS@") print servers; else if ($0 == "@REPLICA_SERVERS@") print replica_servers; else print }' \
+    awk -v servers="$servers" -v replica_servers="$replica_servers" -v alter_servers="$alter_servers" \
+      '{ if ($0 == "@REMOTE_SERVERS@") print servers; else if ($0 == "@REPLICA_SERVERS@") print replica_servers;
+         else if ($0 == "@ALTER_SERVERS@") print alter_servers; else print }' \
       "$INFRA_DIR/clickhouse-cluster/cluster.xml" |
       sed -e "s|@INTERSERVER_PORT@|$((CLICKHOUSE_INTERSERVER_BASE + n))|g" \
         -e "s|@ZOOKEEPER_PORT@|$ZOOKEEPER_PORT|g" -e "s|@CLUSTER@|$CLUSTER_NAME|g" \

@@ -17,7 +17,14 @@ import type { Tenant } from '../ingest/ingest-harness.js';
 import { waitFor } from '../support/wait.js';
 import { ingest, sampleBatch } from './support/cluster-load.js';
 import { CLUSTER_API, CLUSTER_ENV } from './support/cluster-env.js';
-import { clickhouseConfig, NODE_PORTS, onEveryNode, waitReplicasConverged } from './support/cluster-stack.js';
+import {
+  clickhouseConfig,
+  clusterHosts,
+  ddlTasksContaining,
+  NODE_PORTS,
+  onEveryNode,
+  waitReplicasConverged,
+} from './support/cluster-stack.js';
 import { useClusterSuite } from './support/cluster-suite.js';
 
 // Erasure and the SQL sandbox on the cluster topology, through the API balancer as clients use
@@ -106,6 +113,14 @@ describe('cluster: erasure', () => {
     expect(perNode[2]).toEqual(perNode[3]);
     expect(perNode[0]!['events kept']! + perNode[2]!['events kept']!).toBe(148);
     expect(await storedCount(b.projectId)).toBe(200);
+    // Each table's mutation went to one replica of each shard (the alter cluster), never to both
+    // replicas of a shard, which can stop 18.16's DDL worker (docs/deployment.md).
+    const alter = await clusterHosts(clickhouseConfig.alterCluster!);
+    expect(alter.shards).toBe((await clusterHosts(clickhouseConfig.cluster!)).shards);
+    expect(alter.hosts).toHaveLength(alter.shards);
+    const tasks = await ddlTasksContaining(a.projectId);
+    expect(tasks.filter((t) => t.query.startsWith('ALTER TABLE')).length).toBeGreaterThanOrEqual(PLAYER_TABLES.length);
+    for (const task of tasks) expect(task.hosts, task.query).toEqual(alter.hosts);
   });
 });
 

@@ -6,7 +6,14 @@ import { type Tenant } from '../ingest/ingest-harness.js';
 import { waitFor } from '../support/wait.js';
 import { expectStoredExactly, ingest as ingestAs, sampleBatch, steadyLoad } from './support/cluster-load.js';
 import { CLUSTER_API } from './support/cluster-env.js';
-import { clusterScript, NODE_PORTS, nodeWriter, pidOf, waitReplicasConverged } from './support/cluster-stack.js';
+import {
+  clusterScript,
+  NODE_PORTS,
+  nodeWriter,
+  onEveryNode,
+  pidOf,
+  waitReplicasConverged,
+} from './support/cluster-stack.js';
 import { useClusterSuite } from './support/cluster-suite.js';
 
 // The cluster topology end to end: every service twice behind the project's balancers
@@ -45,6 +52,19 @@ async function storedEvents(projectId: string): Promise<{ rows: number; distinct
 const ingest = (body: Buffer, idempotencyKey?: ReturnType<typeof randomUUID>) => ingestAs(tenant, body, idempotencyKey);
 
 describe('cluster topology', () => {
+  it('gives every replica the columns the migrations’ ALTERs added, though each ALTER ran on one replica per shard', async () => {
+    const schemas = await onEveryNode((node) =>
+      node.rows<{ table: string; columns: string[] }>(
+        sql`SELECT table, arraySort(groupArray(concat(name, ' ', type))) AS columns FROM system.columns
+             WHERE database = currentDatabase() AND endsWith(table, '_local') GROUP BY table ORDER BY table`,
+      ),
+    );
+    for (const schema of schemas.slice(1)) expect(schema).toEqual(schemas[0]);
+    // 015's ALTER … ADD COLUMN, on each of the four nodes.
+    const buildStats = schemas[0]!.find((t) => t.table === 'rollup_build_stats_local');
+    expect(buildStats?.columns.some((c) => c.startsWith('insert_mark '))).toBe(true);
+  });
+
   it('spreads one project over both shards, each event once, and replicas agree', async () => {
     for (let i = 0; i < 10; i++) expect(await ingest(sampleBatch(50, 'spread'))).toBe(202);
     // A redelivered batch (same idempotency key, so the same event ids) adds nothing.

@@ -2,7 +2,12 @@ import { renderSql, type WriterCluster } from '@framedeck/clickhouse';
 import { describe, expect, it } from 'vitest';
 import { erasureStatement, sweepMutationsQuery } from './erasure.mutation.js';
 
-const CLUSTER: WriterCluster = { cluster: 'framedeck', database: 'fd', replicasCluster: 'framedeck_replicas' };
+const CLUSTER: WriterCluster = {
+  cluster: 'framedeck',
+  database: 'fd',
+  alterCluster: 'framedeck_alter',
+  replicasCluster: 'framedeck_replicas',
+};
 const PROJECT = '0b7c4c3e-58a4-4f55-9d8f-3f2a6d2b1c10';
 const targets = [{ projectId: PROJECT, playerIds: ['p-1', "o'neil"] }];
 const text = (fragment: Parameters<typeof renderSql>[0]) => renderSql(fragment, 'literals').query.replace(/\s+/g, ' ');
@@ -15,9 +20,9 @@ describe('erasureStatement', () => {
     );
   });
 
-  it('deletes from the replicated local table ON CLUSTER, qualified, on a cluster (the Distributed table refuses it)', () => {
+  it('deletes from the replicated local table ON CLUSTER (the alter cluster), qualified, on a cluster (the Distributed table refuses it)', () => {
     const statement = text(erasureStatement('player_days', targets, 'tag-1', CLUSTER));
-    expect(statement).toMatch(/^ALTER TABLE `fd`\.`player_days_local` ON CLUSTER `framedeck` DELETE WHERE /);
+    expect(statement).toMatch(/^ALTER TABLE `fd`\.`player_days_local` ON CLUSTER `framedeck_alter` DELETE WHERE /);
     // The same condition and marker as on one server: the sweep finds its mutations by the marker.
     expect(statement.split(' DELETE WHERE ')[1]).toBe(
       text(erasureStatement('player_days', targets, 'tag-1', undefined)).split(' DELETE WHERE ')[1],

@@ -63,8 +63,9 @@ function sweepCondition(targets: readonly ErasureTarget[]): SqlFragment {
 /**
  * The mutation of one player table for a sweep. On a cluster the names queries use are
  * Distributed tables, which refuse ALTER … DELETE (18.16): the mutation targets the replicated
- * local tables ON CLUSTER (run on one replica per shard, replicated to the others through
- * ZooKeeper), names qualified since other nodes run it in their default database.
+ * local tables ON CLUSTER, the alter cluster's one replica per shard (replicated to the others
+ * through ZooKeeper; cluster-migrations.ts says why not every replica), names qualified since
+ * other nodes run it in their default database.
  */
 export function erasureStatement(
   table: string,
@@ -75,7 +76,7 @@ export function erasureStatement(
   const where = sql`${sweepCondition(targets)} AND ${erasureMarker(tag)} != ''`;
   if (!cluster) return sql`ALTER TABLE ${identifier(table)} DELETE WHERE ${where}`;
   const local = sql`${identifier(cluster.database)}.${identifier(localTable(table))}`;
-  return sql`ALTER TABLE ${local} ON CLUSTER ${identifier(cluster.cluster)} DELETE WHERE ${where}`;
+  return sql`ALTER TABLE ${local} ON CLUSTER ${identifier(cluster.alterCluster)} DELETE WHERE ${where}`;
 }
 
 /**

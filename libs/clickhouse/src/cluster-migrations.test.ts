@@ -10,7 +10,7 @@ import {
 } from './cluster-migrations.js';
 import { CLICKHOUSE_MIGRATIONS_DIR, parseStatements } from './migrations.js';
 
-const target = { cluster: 'framedeck', database: 'fd' };
+const target = { cluster: 'framedeck', database: 'fd', alterCluster: 'framedeck_alter' };
 
 describe('translateForCluster', () => {
   it('makes a table a replicated local table on every node plus a Distributed table of its name', () => {
@@ -72,13 +72,13 @@ SELECT DISTINCT project_id, player_id, toDate(timestamp) AS day
     );
   });
 
-  it('alters the local tables and makes the Distributed table again from them', () => {
+  it('alters the local tables through the alter cluster (one replica per shard) and makes the Distributed table again from them', () => {
     expect(
       translateForCluster('ALTER TABLE events\n  ADD COLUMN h UInt64 MATERIALIZED cityHash64(name)', target),
     ).toEqual([
       {
         kind: 'sql',
-        text: 'ALTER TABLE fd.events_local ON CLUSTER framedeck ADD COLUMN h UInt64 MATERIALIZED cityHash64(name)',
+        text: 'ALTER TABLE fd.events_local ON CLUSTER framedeck_alter ADD COLUMN h UInt64 MATERIALIZED cityHash64(name)',
       },
       { kind: 'sql', text: 'DROP TABLE IF EXISTS fd.events ON CLUSTER framedeck' },
       { kind: 'distributed', table: 'events' },

@@ -1,3 +1,5 @@
+import type { ClickHouseConfig } from '@framedeck/config';
+
 /**
  * Translation of the single-node migrations (clickhouse/*.sql) for a sharded, replicated
  * ClickHouse cluster (FRAMEDECK_CLICKHOUSE_CLUSTER), so the files stay the one description of
@@ -9,6 +11,10 @@
  *   (readers merge the shards' partial aggregates through the Distributed tables);
  * - DDL runs ON CLUSTER with every name qualified: 18.16 runs an ON CLUSTER statement on the
  *   other nodes in their default database, not the caller's;
+ * - an ALTER of a local table runs ON CLUSTER `alterCluster`, one replica of each shard, and
+ *   replication carries it to the other replicas: when two replicas of a shard take the same
+ *   ALTER task, 18.16's DDL worker can lose the race (`Node exists …/executed`) and stop for
+ *   good on that node;
  * - INSERT … SELECT (backfills) runs as written, on one node, through the Distributed tables.
  *
  * The sharding key hashes the sorting key: rows that a ReplacingMergeTree collapses (same
@@ -25,7 +31,19 @@ export type ClusterStep =
   /** `table_local` with the columns and engine of `source_local` (its own ZooKeeper path). */
   | { kind: 'local-copy'; table: string; source: string };
 
-export type ClusterTarget = { cluster: string; database: string };
+/** The cluster DDL runs on when the configuration names one (FRAMEDECK_CLICKHOUSE_CLUSTER). */
+export function clusterTarget(config: ClickHouseConfig): ClusterTarget | undefined {
+  return config.cluster && config.alterCluster
+    ? { cluster: config.cluster, database: config.database, alterCluster: config.alterCluster }
+    : undefined;
+}
+
+export type ClusterTarget = {
+  cluster: string;
+  database: string;
+  /** One replica of each shard (internal_replication): where ALTERs of the replicated tables go. */
+  alterCluster: string;
+};
 
 const NAME = '[a-z_][a-z0-9_]*';
 const CREATE_TABLE = new RegExp(
@@ -91,10 +109,10 @@ export function translateForCluster(statement: string, target: ClusterTarget): C
   m = ALTER_TABLE.exec(text);
   if (m) {
     const [, table, body] = m as unknown as [string, string, string];
-    const steps = [sqlStep(`ALTER TABLE ${q(localTable(table))} ${onCluster} ${body}`)];
+    const steps = [sqlStep(`ALTER TABLE ${q(localTable(table))} ON CLUSTER ${target.alterCluster} ${body}`)];
     // A column change must reach the Distributed table too (it lists the columns it reads).
-    // It is made again from the altered local table: 18.16 runs an ALTER ON CLUSTER on one
-    // replica per shard and so refuses it for a table that is not replicated.
+    // It is made again from the altered local table (an ALTER of a table that is not replicated
+    // would reach only the alter cluster's replica of each shard, and 18.16 refuses it there).
     if (/^(ADD|DROP|MODIFY) COLUMN\b/i.test(body.trim())) {
       steps.push(sqlStep(`DROP TABLE IF EXISTS ${q(table)} ${onCluster}`), { kind: 'distributed', table });
     }

@@ -9,8 +9,14 @@ export {
   type WriterCluster,
 } from './writer.js';
 export { retryRead, retryWrite, type RetryOptions } from './retry.js';
-export { CLICKHOUSE_MIGRATIONS_DIR, clusterTarget, migrateClickHouse, splitStatements } from './migrations.js';
-export { localTable, translateForCluster, type ClusterStep, type ClusterTarget } from './cluster-migrations.js';
+export { CLICKHOUSE_MIGRATIONS_DIR, migrateClickHouse, splitStatements } from './migrations.js';
+export {
+  clusterTarget,
+  localTable,
+  translateForCluster,
+  type ClusterStep,
+  type ClusterTarget,
+} from './cluster-migrations.js';
 export {
   identifier,
   join,

@@ -9,14 +9,8 @@ import {
   type ClusterStep,
   type ClusterTarget,
 } from './cluster-migrations.js';
-import type { ClickHouseConfig } from '@framedeck/config';
 import { raw, sql } from './sql.js';
 import type { ClickHouseWriter } from './writer.js';
-
-/** The cluster migrations run on when the configuration names one (FRAMEDECK_CLICKHOUSE_CLUSTER). */
-export function clusterTarget(config: ClickHouseConfig): ClusterTarget | undefined {
-  return config.cluster ? { cluster: config.cluster, database: config.database } : undefined;
-}
 
 /** clickhouse/ at the repository root: ordered, frozen, plain .sql files. */
 export const CLICKHOUSE_MIGRATIONS_DIR = fileURLToPath(new URL('../../../clickhouse/', import.meta.url));

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { ClickHouseConfig } from '@framedeck/config';
-import type { ClusterTarget } from './cluster-migrations.js';
+import { clusterTarget, type ClusterTarget } from './cluster-migrations.js';
 import { openServiceConnection } from './connection.js';
 import { ClickHouseReader } from './reader.js';
 import { identifier, renderSql, sql, type SqlFragment } from './sql.js';
@@ -19,9 +19,8 @@ export type WriterCluster = ClusterTarget & { replicasCluster: string };
 
 /** The configured cluster, if any. */
 export function writerCluster(config: ClickHouseConfig): WriterCluster | undefined {
-  return config.cluster && config.replicasCluster
-    ? { cluster: config.cluster, database: config.database, replicasCluster: config.replicasCluster }
-    : undefined;
+  const target = clusterTarget(config);
+  return target && config.replicasCluster ? { ...target, replicasCluster: config.replicasCluster } : undefined;
 }
 
 /**

@@ -43,6 +43,11 @@ export type RedisConfig = ReturnType<typeof redisSection>;
  * FRAMEDECK_CLICKHOUSE_URL may point at any supported server.
  */
 export const CLICKHOUSE_ENGINES = ['legacy', 'modern'] as const;
+/** A remote_servers cluster's name (it is written into ON CLUSTER clauses). */
+const clusterName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
+  .optional();
 const CLICKHOUSE_DEFAULT_URLS = { legacy: 'http://127.0.0.1:8123', modern: 'http://127.0.0.1:8124' } as const;
 
 export function clickhouseSection(source: Env) {
@@ -73,17 +78,16 @@ export function clickhouseSection(source: Env) {
       // The cluster (remote_servers name) of a sharded, replicated ClickHouse: migrations run ON CLUSTER and
       // create replicated local tables behind Distributed ones, inserts wait for their shards (docs/deployment.md).
       // Unset: one server.
-      FRAMEDECK_CLICKHOUSE_CLUSTER: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
-        .optional(),
+      FRAMEDECK_CLICKHOUSE_CLUSTER: clusterName,
       // With FRAMEDECK_CLICKHOUSE_CLUSTER: a remote_servers cluster listing every node as a shard of its own
       // (default: the cluster's name + `_replicas`). Erasure reads every replica's progress through it;
       // the cluster itself reaches one replica per shard (docs/deployment.md).
-      FRAMEDECK_CLICKHOUSE_REPLICAS_CLUSTER: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain identifier')
-        .optional(),
+      FRAMEDECK_CLICKHOUSE_REPLICAS_CLUSTER: clusterName,
+      // With FRAMEDECK_CLICKHOUSE_CLUSTER: a remote_servers cluster listing one replica of each shard, with
+      // internal_replication (default: the cluster's name + `_alter`). ALTERs of the replicated tables (migrations,
+      // erasure) run ON CLUSTER through it, so one node per shard takes each and replication brings it to the
+      // others: two replicas taking the same ALTER can stop 18.16's DDL worker for good (docs/deployment.md).
+      FRAMEDECK_CLICKHOUSE_ALTER_CLUSTER: clusterName,
     },
     source,
   );
@@ -94,6 +98,7 @@ export function clickhouseSection(source: Env) {
     database: e.FRAMEDECK_CLICKHOUSE_DATABASE,
     cluster,
     replicasCluster: cluster && (e.FRAMEDECK_CLICKHOUSE_REPLICAS_CLUSTER ?? `${cluster}_replicas`),
+    alterCluster: cluster && (e.FRAMEDECK_CLICKHOUSE_ALTER_CLUSTER ?? `${cluster}_alter`),
     admin: { user: e.FRAMEDECK_CLICKHOUSE_USER, password: e.FRAMEDECK_CLICKHOUSE_PASSWORD },
     sandbox: {
       user: e.FRAMEDECK_CLICKHOUSE_SANDBOX_USER,

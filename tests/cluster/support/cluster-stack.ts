@@ -28,17 +28,20 @@ export function nodeWriter(port: number): ClickHouseWriter {
   );
 }
 
+/** `read` on the node of `port`. */
+export async function onNode<T>(port: number, read: (node: ClickHouseWriter) => Promise<T>): Promise<T> {
+  const node = nodeWriter(port);
+  try {
+    return await read(node);
+  } finally {
+    await node.close();
+  }
+}
+
 /** `read` on each node in turn, its answers in node order. */
 export async function onEveryNode<T>(read: (node: ClickHouseWriter) => Promise<T>): Promise<T[]> {
   const answers: T[] = [];
-  for (const port of NODE_PORTS) {
-    const node = nodeWriter(port);
-    try {
-      answers.push(await read(node));
-    } finally {
-      await node.close();
-    }
-  }
+  for (const port of NODE_PORTS) answers.push(await onNode(port, read));
   return answers;
 }
 
@@ -61,6 +64,39 @@ export async function waitReplicasConverged(): Promise<void> {
     },
     { timeoutMs: 180_000, intervalMs: 1_000, what: 'every replica to catch up' },
   );
+}
+
+/** Where infra/clickhouse-cluster/cluster.xml queues ON CLUSTER statements in ZooKeeper. */
+const DDL_QUEUE = '/clickhouse/task_queue/ddl';
+
+/**
+ * The ON CLUSTER tasks whose statement contains `text`, each with the hosts (`host:port`, as the
+ * cluster's remote_servers names them) it was sent to: the nodes whose DDL workers take it.
+ */
+export async function ddlTasksContaining(text: string): Promise<{ query: string; hosts: string[] }[]> {
+  const entries = await onNode(NODE_PORTS[0]!, (node) =>
+    node.rows<{ value: string }>(
+      sql`SELECT value FROM system.zookeeper WHERE path = ${DDL_QUEUE} AND position(value, ${text}) > 0`,
+    ),
+  );
+  return entries.map(({ value }) => ({
+    query: /^query: (.*)$/m.exec(value)?.[1] ?? '',
+    // The entry escapes each host as a ZooKeeper node name (`127%2E0%2E0%2E1:9141`).
+    hosts: [...(/^hosts: \[(.*)\]$/m.exec(value)?.[1] ?? '').matchAll(/'([^']+)'/g)]
+      .map((m) => decodeURIComponent(m[1]!))
+      .sort(),
+  }));
+}
+
+/** The `host:port` of each node of a remote_servers cluster, and how many shards it has. */
+export async function clusterHosts(cluster: string): Promise<{ hosts: string[]; shards: number }> {
+  const rows = await onNode(NODE_PORTS[0]!, (node) =>
+    node.rows<{ host: string; shard: number }>(
+      sql`SELECT concat(host_name, ':', toString(port)) AS host, shard_num AS shard
+            FROM system.clusters WHERE cluster = ${cluster}`,
+    ),
+  );
+  return { hosts: rows.map((r) => r.host).sort(), shards: new Set(rows.map((r) => r.shard)).size };
 }
 
 /** The pid of a topology component (infra/local/cluster.sh's pid files). */

@@ -73,7 +73,7 @@ function fakeClickHouse(
   return {
     client: new ClickHouseWriter(
       client as unknown as ClickHouseClient,
-      cluster ? { cluster: 'c', database: 'd', replicasCluster: 'c_replicas' } : undefined,
+      cluster ? { cluster: 'c', database: 'd', alterCluster: 'c_alter', replicasCluster: 'c_replicas' } : undefined,
     ),
     inserts,
     bytes,
