@@ -49,12 +49,19 @@ banner() { printf '\n[framedeck] ===== %s =====\n\n' "$*" >&2; }
 # topology and runs in `npm run test:cluster` only (docs/deployment.md).
 WHOLE_SUITE=(--project unit --project integration)
 
+# Each run of the whole suite also writes a JSON report, from which its failures are listed
+# again at the end (tools/failed-tests.mjs): CI shows only a log's tail.
+REPORT_DIR="$STATE_DIR/test-reports"
+mkdir -p "$REPORT_DIR"
+reported() { rm -f "$REPORT_DIR/$1.json" && echo --reporter=default --reporter=json "--outputFile.json=$REPORT_DIR/$1.json"; }
+
 first=0
 banner "tests on the $CLICKHOUSE_ENGINE ClickHouse engine ($FRAMEDECK_CLICKHOUSE_URL): ${*:-the whole suite}"
 if (($# > 0)); then
   npx vitest run "$@" || first=$?
 else
-  npx vitest run "${WHOLE_SUITE[@]}" || first=$?
+  # shellcheck disable=SC2046 # the report options are words without spaces
+  npx vitest run "${WHOLE_SUITE[@]}" $(reported "$CLICKHOUSE_ENGINE") || first=$?
 fi
 
 if (($# > 0)); then
@@ -64,9 +71,12 @@ fi
 second=0
 other_url="http://$HOST:$(clickhouse_http_port "$CLICKHOUSE_OTHER_ENGINE")"
 banner "second run, on the $CLICKHOUSE_OTHER_ENGINE ClickHouse engine ($other_url): ${SECOND_RUN[*]}"
+# shellcheck disable=SC2046
 FRAMEDECK_CLICKHOUSE_ENGINE="$CLICKHOUSE_OTHER_ENGINE" FRAMEDECK_CLICKHOUSE_URL="$other_url" \
-  npx vitest run "${SECOND_RUN[@]}" || second=$?
+  npx vitest run "${SECOND_RUN[@]}" $(reported "$CLICKHOUSE_OTHER_ENGINE") || second=$?
 
 result() { if (($1 == 0)); then echo passed; else echo "FAILED (exit $1)"; fi; }
 banner "$CLICKHOUSE_ENGINE engine, whole suite: $(result "$first"); $CLICKHOUSE_OTHER_ENGINE engine, ClickHouse tiers: $(result "$second")"
+((first == 0)) || node tools/failed-tests.mjs "$REPORT_DIR/$CLICKHOUSE_ENGINE.json" "$CLICKHOUSE_ENGINE engine, whole suite" >&2
+((second == 0)) || node tools/failed-tests.mjs "$REPORT_DIR/$CLICKHOUSE_OTHER_ENGINE.json" "$CLICKHOUSE_OTHER_ENGINE engine, ClickHouse tiers" >&2
 ((first == 0 && second == 0))
