@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inheritedEnv, REPO_ROOT } from '../support/config.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 /**
  * docs/configuration.md is generated from the configuration schemas (tools/config-reference.mjs,
@@ -19,20 +19,14 @@ const check = (file?: string) =>
   });
 
 describe('configuration reference', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fd-config-reference-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir('fd-config-reference-');
 
   it('docs/configuration.md is what the schemas generate (run npm run docs:config after changing a config schema)', async () => {
     await expect(check()).resolves.toBeDefined();
   });
 
   it('lists every service variable with its default, and notices a reference that drifted', async () => {
-    const generated = join(dir, 'generated.md');
+    const generated = join(dir(), 'generated.md');
     await run('node', ['tools/config-reference.mjs', '--out', generated], { cwd: REPO_ROOT, env: inheritedEnv() });
     const text = await readFile(generated, 'utf8');
     expect(text).toMatch(/\| `FRAMEDECK_API_PORT` +\| `8080` +\| integer 1–65535 +\| API +\|/);

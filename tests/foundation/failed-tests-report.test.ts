@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inheritedEnv, REPO_ROOT } from '../support/config.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 /**
  * `npm test` repeats each failed run's failures after its last run (tools/failed-tests.mjs, from
@@ -20,16 +20,10 @@ const listFailures = async (report: string) =>
   ).stdout;
 
 describe('the failures listed at the end of npm test', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fd-failed-tests-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir('fd-failed-tests-');
 
   it('names each failed test and each file that failed outside its tests, with the first line of the error', async () => {
-    const report = join(dir, 'report.json');
+    const report = join(dir(), 'report.json');
     await writeFile(
       report,
       JSON.stringify({
@@ -66,6 +60,6 @@ describe('the failures listed at the end of npm test', () => {
   });
 
   it('says so when vitest stopped before writing a report', async () => {
-    expect(await listFailures(join(dir, 'missing.json'))).toMatch(/legacy engine, whole suite: no test report/);
+    expect(await listFailures(join(dir(), 'missing.json'))).toMatch(/legacy engine, whole suite: no test report/);
   });
 });
