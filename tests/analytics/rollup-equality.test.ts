@@ -106,10 +106,12 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(nonEmpty).toBeGreaterThan(100);
     expect(filteredDiffer).toBeGreaterThan(100);
     expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
-    // Each rollup answered its share: unfiltered 25/50-unit views from the overview, filtered
-    // 25/50 from the 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
+    // Each rollup answered its share: unfiltered 25/50-unit views from the overview (its days
+    // before the range's first Monday and its weeks from then on), filtered 25/50 from the
+    // 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
     const served = (table: string) => recorded.sent.filter((text) => new RegExp(`\\b${table}\\b`).test(text)).length;
     expect(served('rollup_heatmap_overview_25')).toBe(2 * 4 * 2);
+    expect(served('rollup_heatmap_overview_25_weekly')).toBe(2 * 4 * 2);
     expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2 * (FILTERS.length - 1));
     expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * FILTERS.length);
   });

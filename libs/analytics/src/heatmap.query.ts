@@ -4,7 +4,7 @@ import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { HeatmapCell, MapBounds } from './heatmap.schema.js';
 import type { QuerySource } from './query-source.js';
-import { lastDays, projectAndDays, projectAndWindow } from './time-window.js';
+import { firstWholeWeek, lastDays, projectAndDays, projectAndWindow } from './time-window.js';
 
 /** Allowed values, defaults: the spec's heatmap parameter table. */
 export const HEATMAP_CELL_SIZES = [5, 10, 25, 50] as const;
@@ -142,8 +142,9 @@ export function heatmapSource(q: Pick<HeatmapQuery, 'bounds' | 'zMin' | 'zMax'>,
 
 /**
  * The grid of a heatmap over one source: the expression of each row's cell (cy × cells
- * along x + cx) and everything after FROM (table and conditions), to which callers may append
- * `AND …`. The builds comparison groups the same cells by build and platform.
+ * along x + cx) and everything after FROM (the table, or for the overview a subquery of its
+ * daily and weekly rows, then a WHERE clause), to which callers may append `AND …`. The builds
+ * comparison groups the same cells by build and platform.
  */
 export function cellSelection(
   q: HeatmapQuery,
@@ -158,16 +159,31 @@ export function cellSelection(
   const grid = rollupGrid(q, { byDimension: options.byDimension === true || hasDimensionFilter(q) });
   const x = rollupAxis('x', b.worldMinX, b.worldMaxX, q.cellSize, grid.size);
   const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
-  // The overview rollup marks its Performance rows with the name '' and its Events rows with has_sample 0.
-  const overview = grid.table === OVERVIEW_GRID.table;
-  const mode =
-    q.eventName !== undefined
-      ? sql`event_name = ${q.eventName}${overview ? sql` AND has_sample = 0` : sql``}`
-      : sql`has_sample = 1${overview ? sql` AND event_name = ''` : sql``}`;
+  const cell = sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`;
+  const window = lastDays(q.days, q.now);
+  if (grid === OVERVIEW_GRID) {
+    // The overview marks its Performance rows with the name '' and its Events rows with has_sample 0.
+    const mode =
+      q.eventName !== undefined
+        ? sql`event_name = ${q.eventName} AND has_sample = 0`
+        : sql`has_sample = 1 AND event_name = ''`;
+    const rows = sql`map_id = ${q.mapId} AND ${mode}`;
+    const monday = firstWholeWeek(window);
+    return {
+      cell,
+      from: sql`(SELECT * FROM ${identifier(OVERVIEW_GRID.table)}
+                  WHERE ${projectAndDays(q.projectId, window)} AND day < toDate(${monday}) AND ${rows}
+                 UNION ALL
+                 SELECT * FROM ${identifier(OVERVIEW_GRID.weeklyTable)}
+                  WHERE ${projectAndDays(q.projectId, { from: monday })} AND ${rows})
+        WHERE ${x.inside} AND ${y.inside}`,
+    };
+  }
+  const mode = q.eventName !== undefined ? sql`event_name = ${q.eventName}` : sql`has_sample = 1`;
   return {
-    cell: sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`,
+    cell,
     from: sql`${identifier(grid.table)}
-        WHERE ${projectAndDays(q.projectId, lastDays(q.days, q.now))} AND map_id = ${q.mapId} AND ${mode}${dimensionConditions(q)}
+        WHERE ${projectAndDays(q.projectId, window)} AND map_id = ${q.mapId} AND ${mode}${dimensionConditions(q)}
           AND ${x.inside} AND ${y.inside}`,
   };
 }
@@ -197,9 +213,16 @@ export function servedByRollup(b: MapBounds): boolean {
 
 /**
  * Unfiltered heatmaps of 25 and 50 units (the default views) on the 25-unit grid: one row per
- * map, day, cell and mode, without builds, platforms or sources (clickhouse/007).
+ * map, day, cell and mode, without builds, platforms or sources (clickhouse/007), and the same
+ * per Monday-based week (clickhouse/026). A range's whole weeks are read from the weekly rows,
+ * the days before its first Monday from the daily ones: a day's frame-time histogram holds
+ * more buckets as volume grows, a week's gathers seven days' in fewer entries.
  */
-export const OVERVIEW_GRID = { size: 25, table: 'rollup_heatmap_overview_25' } as const;
+export const OVERVIEW_GRID = {
+  size: 25,
+  table: 'rollup_heatmap_overview_25',
+  weeklyTable: 'rollup_heatmap_overview_25_weekly',
+} as const;
 
 type RollupGrid = { size: number; table: string };
 

@@ -13,6 +13,9 @@ describe('log-bucket histograms', () => {
     // Frame time: four cell views (5-unit, 25-unit, two overview) and the build stats' view, each
     // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
     expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
+    // The weekly overview's two views (026), whose rows the heatmap adds to the daily ones.
+    const weekly = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/026_rollup_heatmap_overview_weeks.sql`, 'utf8');
+    expect(weekly.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(4);
   });
 
   it('a reported quantile is within the stated relative error of the value', () => {

@@ -32,3 +32,15 @@ export function projectAndWindow(projectId: string, window: TimeWindow): SqlFrag
 export function projectAndDays(projectId: string, window: Pick<TimeWindow, 'from'>): SqlFragment {
   return sql`project_id = toUUID(${projectId}) AND day >= toDate(${window.from})`;
 }
+
+/**
+ * The first Monday on or after the window's first day (00:00 UTC). The range has no end, so
+ * every Monday-based week from it on lies wholly inside: a weekly rollup answers those, and the
+ * daily rows the days before it (at most six).
+ */
+export function firstWholeWeek(window: Pick<TimeWindow, 'from'>): Date {
+  const first = window.from.getTime() - (window.from.getTime() % DAY_MS);
+  // getUTCDay: Sunday 0, Monday 1, … Saturday 6; days to the next Monday, 0 on a Monday.
+  const toMonday = (8 - new Date(first).getUTCDay()) % 7;
+  return new Date(first + toMonday * DAY_MS);
+}
