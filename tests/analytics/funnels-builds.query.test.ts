@@ -108,7 +108,7 @@ describe('funnels', () => {
   });
 });
 
-describe('funnels from funnel_steps (clickhouse/018) equal the plain query over events', () => {
+describe('funnels from funnel_steps (clickhouse/018, 027–029) equal the plain query over events', () => {
   it('random journeys: every entity, window, step list and filter; redelivered events change nothing', async () => {
     const projectId = randomUUID();
     let seed = 5;
@@ -148,7 +148,10 @@ describe('funnels from funnel_steps (clickhouse/018) equal the plain query over 
           for (const filter of filters) {
             const q = { projectId, steps, windowSeconds, by, days: 30, ...filter, now: NOW };
             const fromSteps = await queryFunnel(recorded.client, q, 'rollups');
-            expect(recorded.sent.splice(0).join('\n')).toContain('FROM funnel_steps');
+            // funnel_steps (027/029) is read by its sorting key, the steps' name hashes.
+            expect(recorded.sent.splice(0).join('\n')).toMatch(
+              /FROM funnel_steps[\s\S]*event_name_hash IN \(cityHash64\(/,
+            );
             expect(fromSteps, JSON.stringify(q)).toEqual(await queryFunnel(clickhouse, q, 'events'));
             if (fromSteps.steps.at(-1)!.count > 0) converted++;
           }

@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CLICKHOUSE_MIGRATIONS_DIR,
-  migrateClickHouse,
-  queryProjectActivity,
-  sql,
-  type ClickHouseWriter,
-} from '@framedeck/clickhouse';
+import { migrateClickHouse, queryProjectActivity, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { queryDashboard } from '@framedeck/analytics';
 import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
 import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
@@ -32,16 +24,8 @@ const storedDay = noonDaysAgo(1);
 /** Within the status's last 24 hours. */
 const lastHours = new Date(now.getTime() - 2 * 3_600_000);
 
-/** The migration files copied to a directory of their own, without those from `fromNumber` on. */
-async function migrationsBefore(fromNumber: number): Promise<string> {
-  const dir = await mkdtemp(`${tmpdir()}/ch-migrations-upgrade-`);
-  await cp(CLICKHOUSE_MIGRATIONS_DIR, dir, { recursive: true });
-  for (const file of await readdir(dir)) if (Number(file.slice(0, 3)) >= fromNumber) await rm(`${dir}/${file}`);
-  return dir;
-}
-
 beforeAll(async () => {
-  database = await ownClickHouseDatabase('upgrade023', { migrationsDir: await migrationsBefore(23) });
+  database = await ownClickHouseDatabase('upgrade023', { migratedBefore: 23 });
   clickhouse = database.writer;
 
   // Twice as many events as sessions, a minute apart; session ids of the group's own.

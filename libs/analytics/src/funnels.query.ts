@@ -1,7 +1,6 @@
 import { join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
-import { stringList } from './sql-lists.js';
 import { lastDays, projectAndWindow } from './time-window.js';
 
 export const FUNNEL_BY = ['player', 'session'] as const;
@@ -34,19 +33,39 @@ export type FunnelStep = {
 
 export type FunnelResult = { by: FunnelBy; windowSeconds: number; steps: FunnelStep[] };
 
+type FunnelSource = {
+  table: SqlFragment;
+  /** The column a step matches, and a step's name as a value of that column. */
+  nameColumn: SqlFragment;
+  stepName: (name: string) => SqlFragment;
+  entity: Record<FunnelBy, { key: SqlFragment; present: SqlFragment }>;
+};
+
 /**
- * The entity a funnel follows, per source: funnel_steps (clickhouse/018) groups on the ids'
- * 64-bit hashes, computed at insert (a collision between two of a project's players is
- * ~n²/2^65: 10^-10 for 50,000 players), the events on the ids.
+ * What a funnel reads, per source. funnel_steps (clickhouse/027, 029) groups on the ids' 64-bit
+ * hashes, computed at insert (a collision between two of a project's players is ~n²/2^65: 10^-10
+ * for 50,000 players), and matches steps by the event name's hash, its sorting key: the range,
+ * the filter and each step's condition are integer comparisons, where comparing names per row was
+ * a third of the funnel's cost (027). The events are matched on the ids and names themselves.
  */
-const ENTITY: Record<QuerySource, Record<FunnelBy, { key: SqlFragment; present: SqlFragment }>> = {
+const SOURCE: Record<QuerySource, FunnelSource> = {
   rollups: {
-    player: { key: raw('player_hash'), present: raw("player_hash != cityHash64('')") },
-    session: { key: raw('session_hash'), present: raw("session_hash != cityHash64('')") },
+    table: raw('funnel_steps'),
+    nameColumn: raw('event_name_hash'),
+    stepName: (name) => sql`cityHash64(${name})`,
+    entity: {
+      player: { key: raw('player_hash'), present: raw("player_hash != cityHash64('')") },
+      session: { key: raw('session_hash'), present: raw("session_hash != cityHash64('')") },
+    },
   },
   events: {
-    player: { key: raw('player_id'), present: raw("player_id != ''") },
-    session: { key: raw('session_id'), present: raw("session_id != ''") },
+    table: raw('events'),
+    nameColumn: raw('event_name'),
+    stepName: (name) => sql`${name}`,
+    entity: {
+      player: { key: raw('player_id'), present: raw("player_id != ''") },
+      session: { key: raw('session_id'), present: raw("session_id != ''") },
+    },
   },
 };
 
@@ -57,25 +76,26 @@ const ENTITY: Record<QuerySource, Record<FunnelBy, { key: SqlFragment; present: 
  * does not count). NOTE: windowFunnel on 18.16 takes a DateTime, so ordering and the window have
  * second precision: two steps in the same second count in either order.
  *
- * Served from funnel_steps (clickhouse/018): the same events, sorted by name and player, so
- * each step's rows reach the aggregation player after player (the cost still grows with the
- * step events in range: no aggregate keeps an entity's order of events). `events` is the
- * plain query the tests hold it equal to.
+ * Served from funnel_steps (clickhouse/018, re-keyed by 027/029): the same events, sorted by
+ * the name's hash and the player, so each step's rows reach the aggregation player after player
+ * (the cost still grows with the step events in range: no aggregate keeps an entity's order of
+ * events). `events` is the plain query the tests hold it equal to.
  */
 export async function queryFunnel(
   clickhouse: ClickHouseReader,
   q: FunnelQuery,
   source: QuerySource = 'rollups',
 ): Promise<FunnelResult> {
-  const entity = ENTITY[source][q.by];
-  const table = source === 'rollups' ? raw('funnel_steps') : raw('events');
-  const conditions = join(q.steps.map((name) => sql`event_name = ${name}`));
+  const { table, nameColumn, stepName, entity: entities } = SOURCE[source];
+  const entity = entities[q.by];
+  const steps = q.steps.map(stepName);
+  const conditions = join(steps.map((step) => sql`${nameColumn} = ${step}`));
   const rows = await clickhouse.rows<{ level: number; entities: number }>(sql`SELECT level, count() AS entities
           FROM (
             SELECT ${entity.key}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
               FROM ${table}
              WHERE ${projectAndWindow(q.projectId, lastDays(q.days, q.now))}
-               AND event_name IN (${stringList(q.steps)}) AND ${entity.present}${dimensionConditions(q)}
+               AND ${nameColumn} IN (${join(steps)}) AND ${entity.present}${dimensionConditions(q)}
              GROUP BY ${entity.key}
           )
          WHERE level > 0

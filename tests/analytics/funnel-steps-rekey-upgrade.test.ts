@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identifier, migrateClickHouse, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { FUNNEL_BY, queryFunnel, type FunnelQuery } from '@framedeck/analytics';
+import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
+import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
+
+// clickhouse/027–029 re-key funnel_steps by the event name's hash: a new table, fed by its own
+// view while 018's rows are copied into it, then renamed to funnel_steps with the final view.
+// This upgrades a database migrated up to 026 that holds events (a redelivered batch among
+// them), then checks that no row was lost or doubled, that events inserted afterwards still
+// reach the table, and that every funnel still equals the plain query over events. Dates are
+// recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
+let database: OwnDatabase | undefined;
+let clickhouse: ClickHouseWriter;
+const projectId = randomUUID();
+const now = new Date();
+const start = now.getTime() - 3 * DAY;
+
+/** Journeys of 30 players over two days, each event in its own second (see funnels-builds). */
+function journeys(offsetSeconds: number, count: number): FixtureEvent[] {
+  return Array.from({ length: count }, (_, i) => ({
+    projectId,
+    playerId: `p${(i * 7) % 30}`,
+    sessionId: `s${(i * 7) % 30}-${i % 2}`,
+    eventName: ['start', 'level', 'finish', 'noise'][(i * 5 + Math.floor(i / 3)) % 4],
+    at: new Date(start + (offsetSeconds + i * 97) * 1000),
+    // Fixed ids: a batch inserted again is a redelivery, not new events.
+    eventId: randomUUID(),
+  }));
+}
+const before = journeys(0, 600);
+const after = journeys(600 * 97, 200);
+
+/** The project's rows as the readers see them (FINAL: a redelivered event collapses) and its distinct events. */
+const tableRows = async (table: 'events' | 'funnel_steps') => {
+  const [row] = await clickhouse.rows<{ n: number; events: number }>(
+    sql`SELECT count() AS n, uniqExact(event_id) AS events FROM ${identifier(table)} FINAL
+         WHERE project_id = toUUID(${projectId})`,
+  );
+  return { rows: Number(row!.n), events: Number(row!.events) };
+};
+
+const funnelsOf = (steps: string[]): FunnelQuery[] =>
+  FUNNEL_BY.flatMap((by) =>
+    [600, 86_400].map((windowSeconds) => ({ projectId, steps, windowSeconds, by, days: 7, now })),
+  );
+
+beforeAll(async () => {
+  database = await ownClickHouseDatabase('upgrade027', { migratedBefore: 27 });
+  clickhouse = database.writer;
+  await insertEvents(clickhouse, before);
+  await insertEvents(clickhouse, before.slice(0, 100)); // a redelivered batch
+  await migrateClickHouse(clickhouse);
+  await insertEvents(clickhouse, after);
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('027–029 on a database with funnel events', () => {
+  it('re-keys funnel_steps by the name hash and leaves no temporary table or view behind', async () => {
+    const [table] = await clickhouse.rows<{ statement: string }>(sql`SHOW CREATE TABLE funnel_steps`);
+    expect(table!.statement).toMatch(/ORDER BY \(project_id, event_name_hash, player_hash, timestamp, event_id\)/);
+    const left = await clickhouse.rows<{ name: string }>(
+      sql`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'funnel\\_steps%' ORDER BY name`,
+    );
+    expect(left.map((t) => t.name)).toEqual(['funnel_steps', 'funnel_steps_mv']);
+  });
+
+  it('holds every event once: those copied from 018 and those inserted after the swap', async () => {
+    const events = await tableRows('events');
+    expect(events.events).toBe(before.length + after.length);
+    expect(await tableRows('funnel_steps')).toEqual({ rows: events.events, events: events.events });
+  });
+
+  it('answers every funnel as the plain query over events', async () => {
+    let converted = 0;
+    for (const steps of [
+      ['start', 'level', 'finish'],
+      ['finish', 'start'],
+      ['start', 'start'],
+    ])
+      for (const q of funnelsOf(steps)) {
+        const fromSteps = await queryFunnel(clickhouse, q, 'rollups');
+        expect(fromSteps, JSON.stringify(q)).toEqual(await queryFunnel(clickhouse, q, 'events'));
+        if (fromSteps.steps.at(-1)!.count > 0) converted++;
+      }
+    expect(converted).toBeGreaterThan(2);
+  });
+
+  it('runs again harmlessly: 029 re-applied after it completed changes no row', async () => {
+    const rowsBefore = await tableRows('funnel_steps');
+    await clickhouse.command(
+      sql`ALTER TABLE schema_migrations DELETE WHERE name = '029_funnel_steps_by_name_hash_swap.sql'`,
+    );
+    await waitForMutations();
+    await migrateClickHouse(clickhouse);
+    expect(await tableRows('funnel_steps')).toEqual(rowsBefore);
+    await insertEvents(clickhouse, journeys(800 * 97, 10));
+    expect((await tableRows('funnel_steps')).events).toBe(rowsBefore.events + 10);
+  });
+});
+
+async function waitForMutations(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const [row] = await clickhouse.rows<{ n: number }>(
+      sql`SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND is_done = 0`,
+    );
+    if (Number(row!.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the schema_migrations mutation did not finish');
+}
