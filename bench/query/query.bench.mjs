@@ -416,7 +416,7 @@ const CEILINGS = {
 /**
  * Not served from a rollup whose cost is cells × days × dimensions, with what their cost grows
  * with instead: funnels read each player's step events (windowFunnel over funnel_steps, the
- * events sorted by name and player, 018); exact retention reads each player's active days (the
+ * events sorted by name hash and player, 018/027); exact retention reads each player's active days (the
  * player_days set, 003), and the 100 M data set has ten times the players of the 10 M one.
  */
 const NOT_ROLLUP_SERVED = new Map([

@@ -35,6 +35,8 @@ export type FunnelResult = { by: FunnelBy; windowSeconds: number; steps: FunnelS
 
 type FunnelSource = {
   table: SqlFragment;
+  /** The project and time range, in the form the table's sorting key prunes by. */
+  range: (projectId: string, from: Date) => SqlFragment;
   /** The column a step matches, and a step's name as a value of that column. */
   nameColumn: SqlFragment;
   stepName: (name: string) => SqlFragment;
@@ -51,6 +53,9 @@ type FunnelSource = {
 const SOURCE: Record<QuerySource, FunnelSource> = {
   rollups: {
     table: raw('funnel_steps'),
+    // Its sorting key has no day (the events' has): projectAndWindow's repeated toDate()
+    // condition would only cost a date conversion per step event.
+    range: (projectId, from) => sql`project_id = toUUID(${projectId}) AND timestamp >= ${from}`,
     nameColumn: raw('event_name_hash'),
     stepName: (name) => sql`cityHash64(${name})`,
     entity: {
@@ -60,6 +65,7 @@ const SOURCE: Record<QuerySource, FunnelSource> = {
   },
   events: {
     table: raw('events'),
+    range: (projectId, from) => projectAndWindow(projectId, { from }),
     nameColumn: raw('event_name'),
     stepName: (name) => sql`${name}`,
     entity: {
@@ -86,7 +92,7 @@ export async function queryFunnel(
   q: FunnelQuery,
   source: QuerySource = 'rollups',
 ): Promise<FunnelResult> {
-  const { table, nameColumn, stepName, entity: entities } = SOURCE[source];
+  const { table, range, nameColumn, stepName, entity: entities } = SOURCE[source];
   const entity = entities[q.by];
   const steps = q.steps.map(stepName);
   const conditions = join(steps.map((step) => sql`${nameColumn} = ${step}`));
@@ -94,7 +100,7 @@ export async function queryFunnel(
           FROM (
             SELECT ${entity.key}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
               FROM ${table}
-             WHERE ${projectAndWindow(q.projectId, lastDays(q.days, q.now))}
+             WHERE ${range(q.projectId, lastDays(q.days, q.now).from)}
                AND ${nameColumn} IN (${join(steps)}) AND ${entity.present}${dimensionConditions(q)}
              GROUP BY ${entity.key}
           )
