@@ -14,46 +14,19 @@ import {
 } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
-import { insertEvents, NOW, type FixtureEvent } from './event-fixtures.js';
+import { insertEvents, NOW } from './event-fixtures.js';
+import { randomTelemetry } from './random-telemetry.fixture.js';
 import { recordingClient } from './recording-client.js';
 
 // Every answer the API serves from the rollups (clickhouse/007) equals the plain query over
-// the raw events, on random telemetry: positions anywhere (on grid lines, on the map's edges
-// and outside it), events with and without frame samples, several builds, platforms, names
-// and maps, over 40 days. (Insights and status have their own checks; the ingest tests check
-// that redelivered batches are rolled up once.)
+// the raw events, on random telemetry (random-telemetry.fixture.ts) over 40 days. (Insights and
+// status have their own checks; the ingest tests check that redelivered batches are rolled up
+// once.)
 const clickhouse = createClickHouseWriter(testConfig.clickhouse);
 const projectId = randomUUID();
 const bounds = ARENA_BOUNDS;
 
-let seed = 11;
-const next = (n: number) => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * n);
-const pick = <T>(xs: readonly T[]): T => xs[next(xs.length)]!;
-/** A coordinate: often exactly on a grid line or an edge (the rollup's hard cases), else anywhere around the map. */
-const coordinate = (min: number, max: number) =>
-  pick([min, max, min + 5 * next((max - min) / 5 + 1), min - 3 + next((max - min + 6) * 100) / 100]);
-
-const fixture: FixtureEvent[] = Array.from({ length: 3000 }, () => {
-  const sample = next(5) !== 0;
-  return {
-    projectId,
-    eventName: pick(['frame', 'kill', 'death', 'loot']),
-    at: new Date(NOW.getTime() - next(40 * 86_400) * 1000 + 36 * 3_600_000 * (next(20) === 0 ? 1 : 0)),
-    playerId: next(8) === 0 ? undefined : `p${next(60)}`,
-    sessionId: `s${next(200)}`,
-    mapId: pick(['arena', 'arena', 'harbour']),
-    position: next(10) === 0 ? undefined : [coordinate(-100, 100), coordinate(0, 50), next(30)],
-    fps: sample && next(4) !== 0 ? 20 + next(100) : undefined,
-    frameTimeMs: sample ? 5 + next(600) / 10 : undefined,
-    memoryBytes: next(3) === 0 ? undefined : (500 + next(3000)) * 1_048_576,
-    gpuTimeMs: next(2) === 0 ? undefined : 1 + next(200) / 10,
-    gameThreadMs: next(2) === 0 ? undefined : 2 + next(100) / 10,
-    renderThreadMs: next(2) === 0 ? undefined : 2 + next(100) / 10,
-    buildId: pick(['1.0', '1.1', '1.2', '']),
-    platform: pick(['pc', 'ps5', 'switch', '']),
-    source: pick(['player', 'player', 'automated', 'unspecified'] as const),
-  };
-});
+const fixture = randomTelemetry({ projectId, count: 3000, now: NOW, seed: 11 });
 
 /** No filter, each dimension alone, and all three at once. */
 const FILTERS: DimensionFilter[] = [
@@ -106,14 +79,22 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(nonEmpty).toBeGreaterThan(100);
     expect(filteredDiffer).toBeGreaterThan(100);
     expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
-    // Each rollup answered its share: unfiltered 25/50-unit views from the overview (its days
-    // before the range's first Monday and its weeks from then on), filtered 25/50 from the
-    // 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit cells.
+    // Each rollup answered its share (per 2 cell sizes × 4 ranges): unfiltered 25/50-unit views
+    // from the 25-unit overview (both modes), unfiltered 5/10-unit Performance views from the
+    // 5-unit one (each its days before the range's first Monday and its weeks from then on);
+    // filtered 25/50 from the 25-unit cells (these bounds lie on that grid), 5/10 from the 5-unit
+    // cells, as are unfiltered 5/10-unit Events views.
     const served = (table: string) => recorded.sent.filter((text) => new RegExp(`\\b${table}\\b`).test(text)).length;
-    expect(served('rollup_heatmap_overview_25')).toBe(2 * 4 * 2);
-    expect(served('rollup_heatmap_overview_25_weekly')).toBe(2 * 4 * 2);
-    expect(served('rollup_heatmap_cells_25')).toBe(2 * 4 * 2 * (FILTERS.length - 1));
-    expect(served('rollup_heatmap_cells')).toBe(2 * 4 * 2 * FILTERS.length);
+    const views = 2 * 4;
+    for (const [size, modes] of [
+      [5, 1],
+      [25, 2],
+    ] as const) {
+      expect(served(`rollup_heatmap_overview_${size}`)).toBe(views * modes);
+      expect(served(`rollup_heatmap_overview_${size}_weekly`)).toBe(views * modes);
+    }
+    expect(served('rollup_heatmap_cells_25')).toBe(views * 2 * (FILTERS.length - 1));
+    expect(served('rollup_heatmap_cells')).toBe(views * 2 * (FILTERS.length - 1) + views);
   });
 
   it('worst areas: every cell size, filter and minimum sample count, with the platform mix', async () => {
