@@ -141,18 +141,23 @@ export async function expectRollupsCountEachEventOnce(
       sql`SELECT
         (SELECT count() FROM events FINAL WHERE project_id = ${projectId}) AS events,
         (SELECT countIf(has_position = 1) FROM events FINAL WHERE project_id = ${projectId}) AS positioned,
+        (SELECT countIf(has_position = 1 AND (fps > 0 OR frame_time_ms > 0)) FROM events FINAL
+          WHERE project_id = ${projectId}) AS sampled,
         (SELECT sum(events) FROM rollup_daily_counts WHERE project_id = ${projectId}) AS daily_counts,
         (SELECT countMerge(events) FROM rollup_project_hours WHERE project_id = ${projectId}) AS project_hours,
         (SELECT countMerge(events) FROM rollup_project_days WHERE project_id = ${projectId}) AS project_days,
         (SELECT sum(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
-        (SELECT sum(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells`,
+        (SELECT sum(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells,
+        (SELECT sum(events) FROM rollup_heatmap_overview_5 WHERE project_id = ${projectId}) AS overview_5,
+        (SELECT sum(events) FROM rollup_heatmap_overview_5_weekly WHERE project_id = ${projectId}) AS overview_5_weekly`,
     );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };
   // Views of one insert become visible one after another: wait for all of them.
   const caughtUp = (c: Record<string, number>) =>
     ['daily_counts', 'project_hours', 'project_days', 'build_stats'].every((k) => c[k]! >= c.events!) &&
-    c.heatmap_cells! >= c.positioned!;
+    c.heatmap_cells! >= c.positioned! &&
+    ['overview_5', 'overview_5_weekly'].every((k) => c[k]! >= c.sampled!);
   await waitFor(async () => caughtUp(await counts()), {
     timeoutMs,
     intervalMs: 250,
@@ -162,11 +167,15 @@ export async function expectRollupsCountEachEventOnce(
   expect(c).toEqual({
     events: c.events,
     positioned: c.positioned,
+    sampled: c.sampled,
     daily_counts: c.events,
     project_hours: c.events,
     project_days: c.events,
     build_stats: c.events,
     heatmap_cells: c.positioned,
+    // Each positioned event with a frame sample once in the 5-unit Performance overview, by day and by week.
+    overview_5: c.sampled,
+    overview_5_weekly: c.sampled,
   });
 }
 

@@ -161,7 +161,7 @@ export function cellSelection(
   const y = rollupAxis('y', b.worldMinY, b.worldMaxY, q.cellSize, grid.size);
   const cell = sql`${y.index} * ${cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize)} + ${x.index}`;
   const window = lastDays(q.days, q.now);
-  if (grid === OVERVIEW_GRID) {
+  if (isOverview(grid)) {
     // The overview marks its Performance rows with the name '' and its Events rows with has_sample 0.
     const mode =
       q.eventName !== undefined
@@ -171,10 +171,10 @@ export function cellSelection(
     const monday = firstWholeWeek(window);
     return {
       cell,
-      from: sql`(SELECT * FROM ${identifier(OVERVIEW_GRID.table)}
+      from: sql`(SELECT * FROM ${identifier(grid.table)}
                   WHERE ${projectAndDays(q.projectId, window)} AND day < toDate(${monday}) AND ${rows}
                  UNION ALL
-                 SELECT * FROM ${identifier(OVERVIEW_GRID.weeklyTable)}
+                 SELECT * FROM ${identifier(grid.weeklyTable)}
                   WHERE ${projectAndDays(q.projectId, { from: monday })} AND ${rows})
         WHERE ${x.inside} AND ${y.inside}`,
     };
@@ -212,31 +212,48 @@ export function servedByRollup(b: MapBounds): boolean {
 }
 
 /**
- * Unfiltered heatmaps of 25 and 50 units (the default views) on the 25-unit grid: one row per
- * map, day, cell and mode, without builds, platforms or sources (clickhouse/007), and the same
- * per Monday-based week (clickhouse/026). A range's whole weeks are read from the weekly rows,
- * the days before its first Monday from the daily ones: a day's frame-time histogram holds
- * more buckets as volume grows, a week's gathers seven days' in fewer entries.
+ * Unfiltered heatmaps (not split by build, platform or source) read an overview: one row per map,
+ * day, cell and mode, without builds, platforms or sources, and the same per Monday-based week
+ * (clickhouse/026, 030). A range's whole weeks are read from the weekly rows, the days before its
+ * first Monday from the daily ones: a day's frame-time histogram holds more buckets as volume
+ * grows, a week's gathers seven days' in fewer entries. Finest first:
+ *  - 5 units (clickhouse/030): Performance mode only (an Events-mode pair of views would cost as
+ *    much again at ingest), for 5- and 10-unit heatmaps;
+ *  - 25 units (clickhouse/007): both modes, for 25 and 50 units (the default views).
  */
-export const OVERVIEW_GRID = {
-  size: 25,
-  table: 'rollup_heatmap_overview_25',
-  weeklyTable: 'rollup_heatmap_overview_25_weekly',
-} as const;
+export const OVERVIEW_GRIDS = [
+  {
+    size: 5,
+    table: 'rollup_heatmap_overview_5',
+    weeklyTable: 'rollup_heatmap_overview_5_weekly',
+    eventsMode: false,
+  },
+  {
+    size: 25,
+    table: 'rollup_heatmap_overview_25',
+    weeklyTable: 'rollup_heatmap_overview_25_weekly',
+    eventsMode: true,
+  },
+] as const;
 
 type RollupGrid = { size: number; table: string };
+type OverviewGrid = (typeof OVERVIEW_GRIDS)[number];
+
+const isOverview = (grid: RollupGrid): grid is OverviewGrid => 'weeklyTable' in grid;
 
 /**
- * The rollup to read: the overview when the view is not split by build, platform or source
- * (`byDimension`), else the coarsest full rollup whose cells tile the heatmap's (ROLLUP_GRIDS).
+ * The rollup to read: the coarsest grid whose cells tile the heatmap's, among the overviews that
+ * hold the heatmap's mode when the view is not split by build, platform or source
+ * (`byDimension`), else among the full rollups (ROLLUP_GRIDS).
  */
 export function rollupGrid(
-  q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
+  q: Pick<HeatmapQuery, 'bounds' | 'cellSize' | 'eventName'>,
   options: { byDimension: boolean },
 ): RollupGrid {
   const fits = (g: RollupGrid) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
-  if (!options.byDimension && fits(OVERVIEW_GRID)) return OVERVIEW_GRID;
-  return ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
+  const overviews = OVERVIEW_GRIDS.filter((g) => q.eventName === undefined || g.eventsMode);
+  const overview = options.byDimension ? undefined : overviews.filter(fits).at(-1);
+  return overview ?? ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
 }
 
 /**

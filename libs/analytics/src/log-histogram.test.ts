@@ -13,9 +13,13 @@ describe('log-bucket histograms', () => {
     // Frame time: four cell views (5-unit, 25-unit, two overview) and the build stats' view, each
     // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
     expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
-    // The weekly overview's two views (026), whose rows the heatmap adds to the daily ones.
-    const weekly = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/026_rollup_heatmap_overview_weeks.sql`, 'utf8');
-    expect(weekly.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(4);
+    // The weekly overview's two views (026), whose rows the heatmap adds to the daily ones, and
+    // the 5-unit overview's two (030: Performance mode, daily and weekly).
+    const overviews = { '026_rollup_heatmap_overview_weeks': 2, '030_rollup_heatmap_overview_5': 2 };
+    for (const [file, viewCount] of Object.entries(overviews)) {
+      const text = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}.sql`, 'utf8');
+      expect(text.split(histogramBucketSql('frame_time_ms')).length - 1, file).toBe(2 * viewCount);
+    }
   });
 
   it('a reported quantile is within the stated relative error of the value', () => {
