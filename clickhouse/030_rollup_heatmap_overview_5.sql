@@ -12,7 +12,7 @@
 -- Performance mode only: each view writes about a row per event of each inserted block, as the
 -- full 5-unit cells' does. Measured on 1 M generated events inserted into rollup_input of two
 -- scratch databases, alternating, 6 rounds: the two views here add ~24 % to the rollup insert
--- (docs/rollups.md); with an Events-mode pair as well the four added ~80 %. Events-mode heatmaps
+-- (docs/rollups.md); four views, an Events-mode pair too, roughly doubled it. Events-mode heatmaps
 -- of 5 and 10 units keep reading the full cells.
 --
 -- Exactly once as the other rollups: the views read the same rollup_input blocks (only batches
