@@ -25,46 +25,13 @@ DROP TABLE IF EXISTS rollup_heatmap_overview_5_weekly_performance_mv;
 DROP TABLE IF EXISTS rollup_heatmap_overview_5;
 DROP TABLE IF EXISTS rollup_heatmap_overview_5_weekly;
 
--- The overview's columns (007, 014, 015; its reader reads both grids alike), sorted by map, day
--- and cell first: each inserted block is sorted by the key before it is written, and a row per
--- event sorted by 12 columns whose first eight are the same for most rows (mode, build, platform,
--- source) cost more than the aggregation (measured on 920,000 view rows: 3.2 s written under the
--- 25-unit overview's key, 2.3 s under this one, 0.4 s to aggregate them). A heatmap still reads
--- one range per map and day range; mode, build, platform and source are constants here.
-CREATE TABLE IF NOT EXISTS rollup_heatmap_overview_5 (
-  project_id            UUID,
-  map_id                String,
-  has_sample            UInt8,
-  event_name            String,
-  day                   Date,
-  build_id              String,
-  platform              String,
-  source                Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2),
-  cell_y                Int64,
-  cell_x                Int64,
-  y_on_grid             UInt8,
-  x_on_grid             UInt8,
-  events                UInt64,
-  frame_samples         UInt64,
-  frame_time_sum        Float64,
-  frame_time_squares    Float64,
-  fps_samples           UInt64,
-  fps_sum               Float64,
-  memory_samples        UInt64,
-  memory_sum            Int64,
-  gpu_time_samples      UInt64,
-  gpu_time_sum          Float64,
-  game_thread_samples   UInt64,
-  game_thread_sum       Float64,
-  render_thread_samples UInt64,
-  render_thread_sum     Float64,
-  hitches_33ms          UInt64,
-  hitches_50ms          UInt64,
-  min_z                 AggregateFunction(min, Float32),
-  max_z                 AggregateFunction(max, Float32),
-  frame_time_histogramMap Nested(bucket UInt16, samples UInt64),
-  insert_mark           UInt32
-)
+-- The 25-unit overview's columns (007, 014, 015; its reader reads both grids alike), sorted by
+-- map, day and cell first: each inserted block is sorted by the key before it is written, and a
+-- row per event sorted by 12 columns whose first eight are the same for most rows (mode, build,
+-- platform, source) cost more than the aggregation (measured on 920,000 view rows: 3.2 s written
+-- under the 25-unit overview's key, 2.3 s under this one, 0.4 s to aggregate them). A heatmap
+-- still reads one range per map and day range; mode, build, platform and source are constants here.
+CREATE TABLE IF NOT EXISTS rollup_heatmap_overview_5 AS rollup_heatmap_overview_25
 ENGINE = SummingMergeTree()
 PARTITION BY toYYYYMM(day)
 ORDER BY (project_id, map_id, day, cell_y, cell_x, y_on_grid, x_on_grid, has_sample, event_name, build_id, platform, source);

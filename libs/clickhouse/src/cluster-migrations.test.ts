@@ -72,6 +72,25 @@ SELECT DISTINCT project_id, player_id, toDate(timestamp) AS day
     );
   });
 
+  it('copies a table made AS another with an engine of its own (another key) as that engine, replicated', () => {
+    const statement =
+      'CREATE TABLE IF NOT EXISTS rollup_b AS rollup_a ENGINE = SummingMergeTree()\nPARTITION BY toYYYYMM(day)\nORDER BY (project_id, day)';
+    expect(translateForCluster(statement, target)).toEqual([
+      {
+        kind: 'local-copy',
+        table: 'rollup_b',
+        source: 'rollup_a',
+        engine: 'SummingMergeTree()\nPARTITION BY toYYYYMM(day)\nORDER BY (project_id, day)',
+      },
+      { kind: 'distributed', table: 'rollup_b' },
+    ]);
+    const source =
+      "CREATE TABLE fd.rollup_a_local ( project_id UUID,  day Date,  events UInt64) ENGINE = ReplicatedSummingMergeTree('/clickhouse/{cluster}/tables/{shard}/fd/rollup_a_local', '{replica}') ORDER BY (project_id, events, day) SETTINGS index_granularity = 8192";
+    expect(localCopySql('rollup_b', source, target, 'SummingMergeTree() ORDER BY (project_id, day)')).toBe(
+      "CREATE TABLE IF NOT EXISTS fd.rollup_b_local ON CLUSTER framedeck ( project_id UUID,  day Date,  events UInt64) ENGINE = ReplicatedSummingMergeTree('/clickhouse/{cluster}/tables/{shard}/fd/rollup_b_local', '{replica}') ORDER BY (project_id, day)",
+    );
+  });
+
   it('alters the local tables through the alter cluster (one replica per shard) and makes the Distributed table again from them', () => {
     expect(
       translateForCluster('ALTER TABLE events\n  ADD COLUMN h UInt64 MATERIALIZED cityHash64(name)', target),

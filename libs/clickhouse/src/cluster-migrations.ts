@@ -28,8 +28,11 @@ export type ClusterStep =
   | { kind: 'sql'; text: string }
   /** The Distributed table `table` over `table_local`, derived from `table_local`'s definition. */
   | { kind: 'distributed'; table: string }
-  /** `table_local` with the columns and engine of `source_local` (its own ZooKeeper path). */
-  | { kind: 'local-copy'; table: string; source: string };
+  /**
+   * `table_local` with the columns of `source_local` and its engine (its own ZooKeeper path), or
+   * the migration's own `engine` clause (`CREATE TABLE t AS s ENGINE = …`: other key, same columns).
+   */
+  | { kind: 'local-copy'; table: string; source: string; engine?: string };
 
 /** The cluster DDL runs on when the configuration names one (FRAMEDECK_CLICKHOUSE_CLUSTER). */
 export function clusterTarget(config: ClickHouseConfig): ClusterTarget | undefined {
@@ -50,7 +53,10 @@ const CREATE_TABLE = new RegExp(
   `^CREATE TABLE IF NOT EXISTS (${NAME})\\s*\\(([\\s\\S]*)\\)\\s*ENGINE\\s*=\\s*([\\s\\S]*)$`,
   'i',
 );
-const CREATE_TABLE_AS = new RegExp(`^CREATE TABLE IF NOT EXISTS (${NAME}) AS (${NAME})$`, 'i');
+const CREATE_TABLE_AS = new RegExp(
+  `^CREATE TABLE IF NOT EXISTS (${NAME}) AS (${NAME})(?:\\s+ENGINE\\s*=\\s*([\\s\\S]*))?$`,
+  'i',
+);
 const CREATE_VIEW = new RegExp(
   `^CREATE MATERIALIZED VIEW IF NOT EXISTS (${NAME}) TO (${NAME}) AS\\s+(SELECT[\\s\\S]*)$`,
   'i',
@@ -88,9 +94,9 @@ export function translateForCluster(statement: string, target: ClusterTarget): C
   }
   m = CREATE_TABLE_AS.exec(text);
   if (m) {
-    const [, table, source] = m as unknown as [string, string, string];
+    const [, table, source, engine] = m as unknown as [string, string, string, string | undefined];
     return [
-      { kind: 'local-copy', table, source },
+      { kind: 'local-copy', table, source, ...(engine ? { engine: engine.trim() } : {}) },
       { kind: 'distributed', table },
     ];
   }
@@ -213,10 +219,23 @@ export function distributedTableSql(table: string, localCreateTable: string, tar
   );
 }
 
-/** `table_local` as a copy of `source_local` (from its SHOW CREATE TABLE text), with its own replication path. */
-export function localCopySql(table: string, sourceLocalCreateTable: string, target: ClusterTarget): string {
+/**
+ * `table_local` as a copy of `source_local` (from its SHOW CREATE TABLE text), with its own
+ * replication path: the source's engine, or `ownEngine` (a single-node engine clause) made
+ * Replicated.
+ */
+export function localCopySql(
+  table: string,
+  sourceLocalCreateTable: string,
+  target: ClusterTarget,
+  ownEngine?: string,
+): string {
   const definition = parseTableDefinition(sourceLocalCreateTable);
-  const engine = definition.engine.replace(/^(\w+)\('[^']*'/, `$1('${replicationPath(target.database, table)}'`);
+  const path = replicationPath(target.database, table);
+  const engine =
+    ownEngine !== undefined
+      ? replicatedEngine(ownEngine, path)
+      : definition.engine.replace(/^(\w+)\('[^']*'/, `$1('${path}'`);
   return (
     `CREATE TABLE IF NOT EXISTS ${target.database}.${localTable(table)} ON CLUSTER ${target.cluster} ` +
     `(${definition.columns}) ENGINE = ${engine}`

@@ -172,7 +172,9 @@ async function runClusterSteps(writer: ClickHouseWriter, steps: ClusterStep[], c
         raw(distributedTableSql(step.table, await showCreateLocal(writer, step.table, cluster), cluster)),
       );
     else
-      await writer.command(raw(localCopySql(step.table, await showCreateLocal(writer, step.source, cluster), cluster)));
+      await writer.command(
+        raw(localCopySql(step.table, await showCreateLocal(writer, step.source, cluster), cluster, step.engine)),
+      );
   }
 }
 
