@@ -8,11 +8,11 @@ import { insertEvents } from './event-fixtures.js';
 import { randomTelemetry } from './random-telemetry.fixture.js';
 import { recordingClient } from './recording-client.js';
 
-// clickhouse/030 adds the 5-unit Performance overview (daily and weekly rows) and fills it from
-// the stored 5-unit cells. This upgrades a database migrated up to 029 that holds events, inserts
-// more after the upgrade (they reach the overview through its views), and requires every
-// unfiltered 5- and 10-unit Performance heatmap, now read from the overview, to equal the plain
-// query over events.
+// clickhouse/030 and 031 add the 5-unit overviews of Performance and Events mode (daily and weekly
+// rows each) and fill them from the stored 5-unit cells. This upgrades a database migrated up to
+// 029 that holds events, inserts more after the upgrade (they reach the overviews through their
+// views), and requires every unfiltered 5- and 10-unit heatmap of either mode, now read from its
+// overview, to equal the plain query over events.
 // Dates are recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
 let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
@@ -31,19 +31,31 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('030 on a database with heatmap events', () => {
-  it('serves unfiltered 5- and 10-unit Performance heatmaps from the filled overview, equal to the events', async () => {
-    const recorded = recordingClient(clickhouse);
-    let cells = 0;
-    for (const cellSize of [5, 10])
-      for (const days of HEATMAP_DAYS) {
-        const q = { projectId, mapId: 'arena', bounds: ARENA_BOUNDS, cellSize, days, includeZ: true, now };
-        const fromRollup = await queryHeatmap(recorded.client, q, 'rollups');
-        expect(fromRollup, JSON.stringify({ cellSize, days })).toEqual(await queryHeatmap(clickhouse, q, 'events'));
-        cells += fromRollup.length;
-      }
-    expect(cells).toBeGreaterThan(200);
-    expect(recorded.sent.every((text) => /\brollup_heatmap_overview_5\b/.test(text))).toBe(true);
-    expect(recorded.sent.every((text) => /\brollup_heatmap_overview_5_weekly\b/.test(text))).toBe(true);
-  });
+/** Performance mode (no name) and Events mode for each of the fixture's names, with the tables that serve them. */
+const MODES = [
+  { eventName: undefined, tables: ['rollup_heatmap_overview_5', 'rollup_heatmap_overview_5_weekly'] },
+  ...['frame', 'kill', 'death', 'loot'].map((eventName) => ({
+    eventName,
+    tables: ['rollup_heatmap_overview_5_events', 'rollup_heatmap_overview_5_events_weekly'],
+  })),
+];
+
+describe('030 and 031 on a database with heatmap events', () => {
+  it.each(MODES)(
+    'serves unfiltered 5- and 10-unit heatmaps ($eventName) from the filled overview, equal to the events',
+    async ({ eventName, tables }) => {
+      const recorded = recordingClient(clickhouse);
+      let cells = 0;
+      for (const cellSize of [5, 10])
+        for (const days of HEATMAP_DAYS) {
+          const q = { projectId, mapId: 'arena', bounds: ARENA_BOUNDS, cellSize, days, eventName, includeZ: true, now };
+          const fromRollup = await queryHeatmap(recorded.client, q, 'rollups');
+          expect(fromRollup, JSON.stringify({ cellSize, days })).toEqual(await queryHeatmap(clickhouse, q, 'events'));
+          cells += fromRollup.length;
+        }
+      expect(cells).toBeGreaterThan(eventName === undefined ? 200 : 50);
+      for (const table of tables)
+        expect(recorded.sent.every((text) => new RegExp(`\\b${table}\\b`).test(text))).toBe(true);
+    },
+  );
 });

@@ -149,14 +149,17 @@ export async function expectRollupsCountEachEventOnce(
         (SELECT sum(events) FROM rollup_build_stats WHERE project_id = ${projectId}) AS build_stats,
         (SELECT sum(events) FROM rollup_heatmap_cells WHERE project_id = ${projectId}) AS heatmap_cells,
         (SELECT sum(events) FROM rollup_heatmap_overview_5 WHERE project_id = ${projectId}) AS overview_5,
-        (SELECT sum(events) FROM rollup_heatmap_overview_5_weekly WHERE project_id = ${projectId}) AS overview_5_weekly`,
+        (SELECT sum(events) FROM rollup_heatmap_overview_5_weekly WHERE project_id = ${projectId}) AS overview_5_weekly,
+        (SELECT sum(events) FROM rollup_heatmap_overview_5_events WHERE project_id = ${projectId}) AS overview_5_events,
+        (SELECT sum(events) FROM rollup_heatmap_overview_5_events_weekly WHERE project_id = ${projectId})
+          AS overview_5_events_weekly`,
     );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };
   // Views of one insert become visible one after another: wait for all of them.
   const caughtUp = (c: Record<string, number>) =>
     ['daily_counts', 'project_hours', 'project_days', 'build_stats'].every((k) => c[k]! >= c.events!) &&
-    c.heatmap_cells! >= c.positioned! &&
+    ['heatmap_cells', 'overview_5_events', 'overview_5_events_weekly'].every((k) => c[k]! >= c.positioned!) &&
     ['overview_5', 'overview_5_weekly'].every((k) => c[k]! >= c.sampled!);
   await waitFor(async () => caughtUp(await counts()), {
     timeoutMs,
@@ -176,6 +179,9 @@ export async function expectRollupsCountEachEventOnce(
     // Each positioned event with a frame sample once in the 5-unit Performance overview, by day and by week.
     overview_5: c.sampled,
     overview_5_weekly: c.sampled,
+    // Each positioned event once in the 5-unit Events overview, by day and by week.
+    overview_5_events: c.positioned,
+    overview_5_events_weekly: c.positioned,
   });
 }
 

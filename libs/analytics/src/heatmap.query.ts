@@ -214,46 +214,47 @@ export function servedByRollup(b: MapBounds): boolean {
 /**
  * Unfiltered heatmaps (not split by build, platform or source) read an overview: one row per map,
  * day, cell and mode, without builds, platforms or sources, and the same per Monday-based week
- * (clickhouse/026, 030). A range's whole weeks are read from the weekly rows, the days before its
- * first Monday from the daily ones: a day's frame-time histogram holds more buckets as volume
- * grows, a week's gathers seven days' in fewer entries. Finest first:
- *  - 5 units (clickhouse/030): Performance mode only (an Events-mode pair of views would cost as
- *    much again at ingest), for 5- and 10-unit heatmaps;
- *  - 25 units (clickhouse/007): both modes, for 25 and 50 units (the default views).
+ * (clickhouse/026, 030, 031). A range's whole weeks are read from the weekly rows, the days before
+ * its first Monday from the daily ones: a day's frame-time histogram holds more buckets as volume
+ * grows, a week's gathers seven days' in fewer entries. Finest first, each with the tables of its
+ * modes:
+ *  - 5 units, for 5- and 10-unit heatmaps: Performance rows (030) and Events rows (031) in tables
+ *    of their own, each sorted for its mode's reads and its views' writes;
+ *  - 25 units, for 25 and 50 units (the default views): both modes in one table (007).
  */
 export const OVERVIEW_GRIDS = [
   {
     size: 5,
-    table: 'rollup_heatmap_overview_5',
-    weeklyTable: 'rollup_heatmap_overview_5_weekly',
-    eventsMode: false,
+    performance: { table: 'rollup_heatmap_overview_5', weeklyTable: 'rollup_heatmap_overview_5_weekly' },
+    events: { table: 'rollup_heatmap_overview_5_events', weeklyTable: 'rollup_heatmap_overview_5_events_weekly' },
   },
   {
     size: 25,
-    table: 'rollup_heatmap_overview_25',
-    weeklyTable: 'rollup_heatmap_overview_25_weekly',
-    eventsMode: true,
+    performance: { table: 'rollup_heatmap_overview_25', weeklyTable: 'rollup_heatmap_overview_25_weekly' },
+    events: { table: 'rollup_heatmap_overview_25', weeklyTable: 'rollup_heatmap_overview_25_weekly' },
   },
 ] as const;
 
 type RollupGrid = { size: number; table: string };
-type OverviewGrid = (typeof OVERVIEW_GRIDS)[number];
+/** A mode's overview tables on one grid. */
+type OverviewGrid = { size: number; table: string; weeklyTable: string };
 
 const isOverview = (grid: RollupGrid): grid is OverviewGrid => 'weeklyTable' in grid;
 
 /**
- * The rollup to read: the coarsest grid whose cells tile the heatmap's, among the overviews that
- * hold the heatmap's mode when the view is not split by build, platform or source
+ * The rollup to read: the coarsest grid whose cells tile the heatmap's, among the overviews (the
+ * tables of the heatmap's mode) when the view is not split by build, platform or source
  * (`byDimension`), else among the full rollups (ROLLUP_GRIDS).
  */
 export function rollupGrid(
   q: Pick<HeatmapQuery, 'bounds' | 'cellSize' | 'eventName'>,
   options: { byDimension: boolean },
 ): RollupGrid {
-  const fits = (g: RollupGrid) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
-  const overviews = OVERVIEW_GRIDS.filter((g) => q.eventName === undefined || g.eventsMode);
-  const overview = options.byDimension ? undefined : overviews.filter(fits).at(-1);
-  return overview ?? ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
+  const fits = (g: { size: number }) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
+  const mode = q.eventName === undefined ? 'performance' : 'events';
+  const overview = options.byDimension ? undefined : OVERVIEW_GRIDS.filter(fits).at(-1);
+  if (overview) return { size: overview.size, ...overview[mode] };
+  return ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
 }
 
 /**

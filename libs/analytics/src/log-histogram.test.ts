@@ -14,8 +14,12 @@ describe('log-bucket histograms', () => {
     // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
     expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
     // The weekly overview's two views (026), whose rows the heatmap adds to the daily ones, and
-    // the 5-unit overview's two (030: Performance mode, daily and weekly).
-    const overviews = { '026_rollup_heatmap_overview_weeks': 2, '030_rollup_heatmap_overview_5': 2 };
+    // the 5-unit overviews' two each (030: Performance mode, 031: Events mode, daily and weekly).
+    const overviews = {
+      '026_rollup_heatmap_overview_weeks': 2,
+      '030_rollup_heatmap_overview_5': 2,
+      '031_rollup_heatmap_overview_5_events': 2,
+    };
     for (const [file, viewCount] of Object.entries(overviews)) {
       const text = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}.sql`, 'utf8');
       expect(text.split(histogramBucketSql('frame_time_ms')).length - 1, file).toBe(2 * viewCount);
