@@ -1,5 +1,8 @@
 import type { FixtureEvent } from './event-fixtures.js';
 
+/** The event names the generator picks from. */
+export const RANDOM_TELEMETRY_NAMES = ['frame', 'kill', 'death', 'loot'] as const;
+
 /**
  * Random telemetry for the rollup-equality checks, reproducible from its seed: positions
  * anywhere (exactly on 5-unit grid lines, on the edges of a map of x −100..100 and y 0..50, and
@@ -23,7 +26,7 @@ export function randomTelemetry(options: {
     const sample = next(5) !== 0;
     return {
       projectId: options.projectId,
-      eventName: pick(['frame', 'kill', 'death', 'loot']),
+      eventName: pick(RANDOM_TELEMETRY_NAMES),
       at: new Date(options.now.getTime() - next(40 * 86_400) * 1000 + 36 * 3_600_000 * (next(20) === 0 ? 1 : 0)),
       playerId: next(8) === 0 ? undefined : `p${next(60)}`,
       sessionId: `s${next(200)}`,

@@ -20,3 +20,8 @@ export function recordingClient(reader: ClickHouseReader): { client: ClickHouseR
   });
   return { client: recording, sent };
 }
+
+/** Whether a query's text names `table` as a whole word (`rollup_x` is not `rollup_x_weekly`). */
+export function namesTable(text: string, table: string): boolean {
+  return new RegExp(`\\b${table}\\b`).test(text);
+}

@@ -16,7 +16,7 @@ import { testConfig } from '../support/stack.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
 import { insertEvents, NOW } from './event-fixtures.js';
 import { randomTelemetry } from './random-telemetry.fixture.js';
-import { recordingClient } from './recording-client.js';
+import { namesTable, recordingClient } from './recording-client.js';
 
 // Every answer the API serves from the rollups (clickhouse/007) equals the plain query over
 // the raw events, on random telemetry (random-telemetry.fixture.ts) over 40 days. (Insights and
@@ -84,7 +84,7 @@ describe('rollup-served answers equal the plain query over events', () => {
     // modes; 5/10 units from the 5-unit Performance or Events overview), each its days before the
     // range's first Monday and its weeks from then on; filtered 25/50 from the 25-unit cells
     // (these bounds lie on that grid), 5/10 from the 5-unit cells.
-    const served = (table: string) => recorded.sent.filter((text) => new RegExp(`\\b${table}\\b`).test(text)).length;
+    const served = (table: string) => recorded.sent.filter((text) => namesTable(text, table)).length;
     const views = 2 * 4;
     for (const [overview, modes] of [
       ['rollup_heatmap_overview_5', 1],
