@@ -33,16 +33,19 @@ type LedgerRow = { project_id: string; batch_key: string; first_index: number };
  * A ClickHouse stand-in that records inserts (by table, with their RowBinary bytes) and fails
  * the first `failures` attempts of the `failing` table's insert; `ledger` is what rollup_batches
  * holds. A failing rollup insert records its batches in the ledger first, as a server does that
- * dies after the ledger's view ran. `cluster`: the writer is on a cluster.
+ * dies after the ledger's view ran. `cluster`: the writer is on a cluster. `rollupMs`: each
+ * rollup insert takes that long; `steps` lists the ledger reads and rollup inserts in the order
+ * they begin and end.
  */
 function fakeClickHouse(
   failures = 0,
   ledger: LedgerRow[] = [],
-  { failing = 'events', cluster = false }: { failing?: string; cluster?: boolean } = {},
+  { failing = 'events', cluster = false, rollupMs = 0 }: { failing?: string; cluster?: boolean; rollupMs?: number } = {},
 ) {
   const inserts: string[] = [];
   const bytes: Record<string, number> = {};
   const rollupAttempts: Buffer[] = [];
+  const steps: string[] = [];
   let attempts = 0;
   let ledgerReads = 0;
   const client = {
@@ -51,7 +54,12 @@ function fakeClickHouse(
       const chunks: Buffer[] = [];
       for await (const chunk of values) chunks.push(chunk);
       const body = Buffer.concat(chunks);
-      if (table === 'rollup_input') rollupAttempts.push(body);
+      if (table === 'rollup_input') {
+        rollupAttempts.push(body);
+        steps.push('rollup begins');
+        await new Promise((resolve) => setTimeout(resolve, rollupMs));
+        steps.push('rollup ends');
+      }
       if (table === failing && attempts++ < failures) {
         if (table === 'rollup_input') ledger.push(...ledgerRowsOf(body));
         throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
@@ -63,6 +71,7 @@ function fakeClickHouse(
     query: async ({ query }: { query: string }) => {
       if (query.includes('version()')) return { json: async () => [{ version: '18.16.1' }] };
       ledgerReads++;
+      steps.push('ledger read');
       return { json: async () => [...ledger] };
     },
     insert: async () => {
@@ -78,6 +87,7 @@ function fakeClickHouse(
     inserts,
     bytes,
     rollupAttempts,
+    steps,
     attempts: () => attempts,
     ledgerReads: () => ledgerReads,
   };
@@ -135,6 +145,23 @@ describe('EventsSink', () => {
     const again = new EventsSink(seen.client, flush, logger);
     await Promise.all([again.add(one), again.add(other), again.add(part)]);
     expect(seen.bytes.rollup_input! * 3).toBe(seen.bytes.events! * 2);
+  });
+
+  it('rolls up blocks of different batches at once, and blocks holding the same batch one after the other', async () => {
+    const other = { ...batch(4), envelope: { ...one.envelope, batchId: '7d3a1c2b-9e8f-4a6b-8c5d-4e3f2a1b0c9d' } };
+    const blockPerBatch = { flushRows: 1, flushBytes: 1 << 30, flushIntervalMs: 10 };
+
+    const apart = fakeClickHouse(0, [], { rollupMs: 30 });
+    const sink = new EventsSink(apart.client, blockPerBatch, logger);
+    await Promise.all([sink.add(one), sink.add(other)]);
+    expect(apart.steps).toEqual(['ledger read', 'ledger read', 'rollup begins', 'rollup begins', 'rollup ends', 'rollup ends']);
+
+    // A redelivered batch in the next block: its ledger read waits until the first insert ended
+    // (a real ledger would then hold the batch, and the second block would leave it out).
+    const same = fakeClickHouse(0, [], { rollupMs: 30 });
+    const again = new EventsSink(same.client, blockPerBatch, logger);
+    await Promise.all([again.add(one), again.add(one)]);
+    expect(same.steps).toEqual(['ledger read', 'rollup begins', 'rollup ends', 'ledger read', 'rollup begins', 'rollup ends']);
   });
 
   it('retries a failed insert and keeps the ticket pending until it succeeds', async () => {

@@ -7,6 +7,7 @@ import {
   insertEventRejections,
   insertEventsBlock,
   retryWrite,
+  rollupBatchKey,
   uuidToRowBinary,
   type ClickHouseWriter,
   type EventRejectionRow,
@@ -84,8 +85,11 @@ export class EventsSink {
   private readonly spareBlocks: EventsRowBinaryBlock[] = [];
   private rejections: EventRejectionRow[] = [];
   private segments: BatchSegment[] = [];
-  /** The rollup step of one block at a time (see insert). */
-  private rollupQueue: Promise<void> = Promise.resolve();
+  /**
+   * The rollup step in flight for each batch (project/batch key), settled: a block's rollup
+   * step waits for the earlier blocks' steps that hold one of its batches (see insert).
+   */
+  private readonly rollupsByBatch = new Map<string, Promise<void>>();
   private ticket = deferred();
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -177,8 +181,10 @@ export class EventsSink {
   /**
    * Events first, then the rollups, then the rejection counts; the block's offsets commit only
    * after all three. The rollup step looks up which batches are already rolled up and inserts
-   * the others (rollups.writer.ts states the guarantee). It runs for one block at a time, so
-   * two blocks in flight holding the same retried batch cannot both find it missing.
+   * the others (rollups.writer.ts states the guarantee). Two blocks in flight that hold the same
+   * batch (a retried or redelivered one) take that step one after the other, so they cannot
+   * both find it missing; blocks of different batches take it at once, each insert on its own
+   * ClickHouse thread (one rollup insert runs every view on one thread and bounded ingest).
    */
   private async insert(
     block: EventsRowBinaryBlock,
@@ -188,9 +194,7 @@ export class EventsSink {
     const started = Date.now();
     if (block.rows > 0) {
       await this.insertWithRetry('events', block.rows, () => insertEventsBlock(this.clickhouse, block.bytes()));
-      const rollup = this.rollupQueue.then(() => this.rollUp(block.bytes(), segments));
-      this.rollupQueue = rollup.catch(() => undefined);
-      await rollup;
+      await this.inTurnPerBatch(segments, () => this.rollUp(block.bytes(), segments));
     }
     if (rejections.length > 0) {
       await this.insertWithRetry('event_rejections', rejections.length, () =>
@@ -200,6 +204,19 @@ export class EventsSink {
     this.stats.insertedRows += block.rows;
     this.stats.insertedBlocks++;
     this.logger.debug({ rows: block.rows, bytes: block.byteLength, ms: Date.now() - started }, 'block inserted');
+  }
+
+  /** Runs `step` once every earlier step registered for one of the segments' batches has settled. */
+  private inTurnPerBatch(segments: readonly BatchSegment[], step: () => Promise<void>): Promise<void> {
+    const batches = new Set(segments.map((s) => `${s.projectId.toLowerCase()}/${rollupBatchKey(s.batchId)}`));
+    const earlier = [...batches].flatMap((batch) => this.rollupsByBatch.get(batch) ?? []);
+    const turn = Promise.all(earlier).then(step);
+    const settled = turn.catch(() => undefined);
+    for (const batch of batches) this.rollupsByBatch.set(batch, settled);
+    void settled.then(() => {
+      for (const batch of batches) if (this.rollupsByBatch.get(batch) === settled) this.rollupsByBatch.delete(batch);
+    });
+    return turn;
   }
 
   /**
