@@ -8,7 +8,7 @@ import {
   splitTopLevel,
   translateForCluster,
 } from './cluster-migrations.js';
-import { CLICKHOUSE_MIGRATIONS_DIR, parseStatements } from './migrations.js';
+import { CLICKHOUSE_MIGRATIONS_DIR, parseStatements, resolveViewOutputs } from './migrations.js';
 
 const target = { cluster: 'framedeck', database: 'fd', alterCluster: 'framedeck_alter' };
 
@@ -58,6 +58,21 @@ SELECT DISTINCT project_id, player_id, toDate(timestamp) AS day
   FROM fd.events_local
  WHERE player_id != ''`,
     });
+  });
+
+  it("keeps a qualified source as it is: a view reading another view's output on the same node", () => {
+    const statement = resolveViewOutputs(
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS overview_mv TO overview AS
+SELECT project_id, sum(events) AS events FROM view_output(cells_mv, cells) GROUP BY project_id`,
+      'legacy',
+      target,
+    );
+    expect(translateForCluster(statement, target)).toEqual([
+      {
+        kind: 'sql',
+        text: 'CREATE MATERIALIZED VIEW IF NOT EXISTS fd.overview_mv ON CLUSTER framedeck TO fd.overview_local AS SELECT project_id, sum(events) AS events FROM fd.cells_mv GROUP BY project_id',
+      },
+    ]);
   });
 
   it('copies a table made AS another from the server with its own path, then distributes it', () => {
@@ -137,7 +152,7 @@ SELECT DISTINCT project_id, player_id, toDate(timestamp) AS day
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       for (const statement of parseStatements(readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}`, 'utf8'))) {
-        expect(() => translateForCluster(statement.text, target), file).not.toThrow();
+        expect(() => translateForCluster(resolveViewOutputs(statement.text, 'legacy', target), target), file).not.toThrow();
       }
     }
   });

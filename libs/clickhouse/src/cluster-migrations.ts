@@ -103,7 +103,9 @@ export function translateForCluster(statement: string, target: ClusterTarget): C
   m = CREATE_VIEW.exec(text);
   if (m) {
     const [, view, to, select] = m as unknown as [string, string, string, string];
-    const localSelect = select.replace(new RegExp(`\\bFROM\\s+(${NAME})\\b`, 'gi'), (_, from: string) => {
+    // A qualified name is already the node's own (migrations.ts resolveViewOutputs: a view that
+    // reads another view's output).
+    const localSelect = select.replace(new RegExp(`\\bFROM\\s+(${NAME})\\b(?!\\.)`, 'gi'), (_, from: string) => {
       return `FROM ${q(localTable(from))}`;
     });
     return [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStatements } from './migrations.js';
+import { parseStatements, resolveViewOutputs } from './migrations.js';
 
 describe('parseStatements', () => {
   it('attaches a table guard to the statement that follows it only', () => {
@@ -44,5 +44,29 @@ describe('parseStatements', () => {
     );
     expect(() => parseStatements('-- framedeck:when-table-exists a b\nSELECT 1;')).toThrow(/malformed migration guard/);
     expect(() => parseStatements('-- framedeck:when-column-exists a\nSELECT 1;')).toThrow(/malformed migration guard/);
+  });
+});
+
+describe('resolveViewOutputs', () => {
+  const statement = 'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM view_output(cells_mv, cells) GROUP BY k';
+
+  it("names the view on 18.16 and its target table on the modern engine (each feeds only views on its own form)", () => {
+    expect(resolveViewOutputs(statement, 'legacy')).toBe(
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM cells_mv GROUP BY k',
+    );
+    expect(resolveViewOutputs(statement, 'modern')).toBe(
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM cells GROUP BY k',
+    );
+  });
+
+  it('qualifies the name on a cluster: the view keeps its name there, a table is the local one', () => {
+    const cluster = { cluster: 'c', database: 'fd', alterCluster: 'c_alter' };
+    expect(resolveViewOutputs(statement, 'legacy', cluster)).toContain('FROM fd.cells_mv GROUP BY');
+    expect(resolveViewOutputs(statement, 'modern', cluster)).toContain('FROM fd.cells_local GROUP BY');
+  });
+
+  it('leaves a statement without view_output as it is', () => {
+    const plain = 'SELECT view_outputs FROM t';
+    expect(resolveViewOutputs(plain, 'legacy')).toBe(plain);
   });
 });

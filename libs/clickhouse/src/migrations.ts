@@ -9,6 +9,7 @@ import {
   type ClusterStep,
   type ClusterTarget,
 } from './cluster-migrations.js';
+import type { ServerEngine } from './server-engine.js';
 import { raw, sql } from './sql.js';
 import type { ClickHouseWriter } from './writer.js';
 
@@ -32,6 +33,27 @@ const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+(?:\.(legacy|modern))?\.sql$/;
  */
 const GUARD =
   /^--\s*framedeck:when-(table-exists|column-missing|column-exists)\s+([a-z_][a-z0-9_]*)(?:\s+([a-z_][a-z0-9_]*))?\s*$/;
+
+/**
+ * `view_output(<view>, <its target table>)` in a migration's FROM names the rows a materialized
+ * view writes, for a view that aggregates another view's output rather than the raw input
+ * (clickhouse/032). The engines run such a view from different places: 18.16 runs the views that
+ * read the first view itself, the modern engine those that read its target table, and each
+ * ignores the other form (a view registered the other way is created but never fed).
+ */
+const VIEW_OUTPUT = /\bview_output\(\s*([a-z_][a-z0-9_]*)\s*,\s*([a-z_][a-z0-9_]*)\s*\)/gi;
+
+/**
+ * A statement with each `view_output(view, table)` replaced by the name this server's engine
+ * feeds; on a cluster qualified, the view by its own name, a table by its local table's, so that
+ * the cluster translation keeps it as it is.
+ */
+export function resolveViewOutputs(statement: string, generation: ServerEngine['generation'], cluster?: ClusterTarget): string {
+  return statement.replace(VIEW_OUTPUT, (_, view: string, table: string) => {
+    if (!cluster) return generation === 'legacy' ? view : table;
+    return `${cluster.database}.${generation === 'legacy' ? view : localTable(table)}`;
+  });
+}
 
 export type MigrationGuard =
   { kind: 'table-exists'; table: string } | { kind: 'column-missing' | 'column-exists'; table: string; column: string };
@@ -131,10 +153,11 @@ export async function migrateClickHouse(
     }
     for (const statement of parseStatements(text)) {
       if (statement.guard && !(await guardHolds(writer, statement.guard, cluster))) continue;
+      const resolved = resolveViewOutputs(statement.text, generation, cluster);
       try {
         // Migration files are our own frozen text, not input.
-        if (cluster) await runClusterSteps(writer, translateForCluster(statement.text, cluster), cluster);
-        else await writer.command(raw(statement.text));
+        if (cluster) await runClusterSteps(writer, translateForCluster(resolved, cluster), cluster);
+        else await writer.command(raw(resolved));
       } catch (error) {
         throw new Error(`ClickHouse migration ${file} failed: ${(error as Error).message}`);
       }
