@@ -4,9 +4,9 @@
 -- Why: one rollup_input insert runs every view on one ClickHouse thread, and the rollups bound
 -- ingest (docs/performance.md). The eight overview views each grouped every raw row again,
 -- computing its cell, log bucket and insert mark: ~5 of the ~11 s a million simulator events
--- took through rollup_input in 50,000-row blocks. A cell view's output holds one row per cell and
--- combination of name, build, platform and source of the block (~7 raw rows per row on the
--- simulator's data), and each overview is a coarser grouping of those rows (docs/rollups.md
+-- took through rollup_input in one insert. A cell view's output holds one row per cell and
+-- combination of name, build, platform and source of the block, and each overview is a coarser
+-- grouping of those rows, so its cost follows the cell rows, not the events (docs/rollups.md
 -- measures the gain). The 5-unit overviews read rollup_heatmap_cells_mv's rows, the 25-unit ones
 -- rollup_heatmap_cells_25_mv's: the cells, day and on-grid flags are the same, so the overview
 -- rows are the same sums, histogram entries ((bucket, 1) per sample, concatenated), min/max z

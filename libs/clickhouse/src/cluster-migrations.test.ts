@@ -152,7 +152,10 @@ SELECT project_id, sum(events) AS events FROM view_output(cells_mv, cells) GROUP
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       for (const statement of parseStatements(readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}`, 'utf8'))) {
-        expect(() => translateForCluster(resolveViewOutputs(statement.text, 'legacy', target), target), file).not.toThrow();
+        expect(
+          () => translateForCluster(resolveViewOutputs(statement.text, 'legacy', target), target),
+          file,
+        ).not.toThrow();
       }
     }
   });

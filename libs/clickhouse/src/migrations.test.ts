@@ -48,9 +48,10 @@ describe('parseStatements', () => {
 });
 
 describe('resolveViewOutputs', () => {
-  const statement = 'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM view_output(cells_mv, cells) GROUP BY k';
+  const statement =
+    'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM view_output(cells_mv, cells) GROUP BY k';
 
-  it("names the view on 18.16 and its target table on the modern engine (each feeds only views on its own form)", () => {
+  it('names the view on 18.16 and its target table on the modern engine (each feeds only views on its own form)', () => {
     expect(resolveViewOutputs(statement, 'legacy')).toBe(
       'CREATE MATERIALIZED VIEW IF NOT EXISTS o_mv TO o AS SELECT k FROM cells_mv GROUP BY k',
     );

@@ -48,7 +48,11 @@ const VIEW_OUTPUT = /\bview_output\(\s*([a-z_][a-z0-9_]*)\s*,\s*([a-z_][a-z0-9_]
  * feeds; on a cluster qualified, the view by its own name, a table by its local table's, so that
  * the cluster translation keeps it as it is.
  */
-export function resolveViewOutputs(statement: string, generation: ServerEngine['generation'], cluster?: ClusterTarget): string {
+export function resolveViewOutputs(
+  statement: string,
+  generation: ServerEngine['generation'],
+  cluster?: ClusterTarget,
+): string {
   return statement.replace(VIEW_OUTPUT, (_, view: string, table: string) => {
     if (!cluster) return generation === 'legacy' ? view : table;
     return `${cluster.database}.${generation === 'legacy' ? view : localTable(table)}`;

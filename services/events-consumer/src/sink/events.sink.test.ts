@@ -40,7 +40,11 @@ type LedgerRow = { project_id: string; batch_key: string; first_index: number };
 function fakeClickHouse(
   failures = 0,
   ledger: LedgerRow[] = [],
-  { failing = 'events', cluster = false, rollupMs = 0 }: { failing?: string; cluster?: boolean; rollupMs?: number } = {},
+  {
+    failing = 'events',
+    cluster = false,
+    rollupMs = 0,
+  }: { failing?: string; cluster?: boolean; rollupMs?: number } = {},
 ) {
   const inserts: string[] = [];
   const bytes: Record<string, number> = {};
@@ -154,14 +158,28 @@ describe('EventsSink', () => {
     const apart = fakeClickHouse(0, [], { rollupMs: 30 });
     const sink = new EventsSink(apart.client, blockPerBatch, logger);
     await Promise.all([sink.add(one), sink.add(other)]);
-    expect(apart.steps).toEqual(['ledger read', 'ledger read', 'rollup begins', 'rollup begins', 'rollup ends', 'rollup ends']);
+    expect(apart.steps).toEqual([
+      'ledger read',
+      'ledger read',
+      'rollup begins',
+      'rollup begins',
+      'rollup ends',
+      'rollup ends',
+    ]);
 
     // A redelivered batch in the next block: its ledger read waits until the first insert ended
     // (a real ledger would then hold the batch, and the second block would leave it out).
     const same = fakeClickHouse(0, [], { rollupMs: 30 });
     const again = new EventsSink(same.client, blockPerBatch, logger);
     await Promise.all([again.add(one), again.add(one)]);
-    expect(same.steps).toEqual(['ledger read', 'rollup begins', 'rollup ends', 'ledger read', 'rollup begins', 'rollup ends']);
+    expect(same.steps).toEqual([
+      'ledger read',
+      'rollup begins',
+      'rollup ends',
+      'ledger read',
+      'rollup begins',
+      'rollup ends',
+    ]);
   });
 
   it('retries a failed insert and keeps the ticket pending until it succeeds', async () => {
