@@ -105,6 +105,8 @@ function ledgerRowsOf(rows: Buffer): LedgerRow[] {
 }
 
 const one = batch(4);
+/** `one`'s second part: the same batch id, a message of its own (first event index 4). */
+const part = (): ValidatedBatch => ({ ...batch(4), envelope: { ...one.envelope, firstEventIndex: 4 } });
 const logger = createLogger('test', 'silent');
 
 describe('EventsSink', () => {
@@ -133,13 +135,12 @@ describe('EventsSink', () => {
 
   it('feeds the rollups each Kafka message once: not when the ledger has it, not twice from one block', async () => {
     const other = { ...batch(4), envelope: { ...one.envelope, batchId: '7d3a1c2b-9e8f-4a6b-8c5d-4e3f2a1b0c9d' } };
-    const part = { ...batch(4), envelope: { ...one.envelope, firstEventIndex: 4 } };
     const flush = { flushRows: 1000, flushBytes: 1 << 30, flushIntervalMs: 10 };
 
     // Three messages of which one arrives twice: the rollups get the three, once each.
     const fresh = fakeClickHouse();
     const sink = new EventsSink(fresh.client, flush, logger);
-    await Promise.all([sink.add(one), sink.add(other), sink.add(part), sink.add(one)]);
+    await Promise.all([sink.add(one), sink.add(other), sink.add(part()), sink.add(one)]);
     expect(fresh.bytes.rollup_input! * 4).toBe(fresh.bytes.events! * 3);
 
     // The ledger already holds `one` (its first part): only `other` and the second part go in.
@@ -147,39 +148,39 @@ describe('EventsSink', () => {
       { project_id: one.envelope.projectId, batch_key: one.envelope.batchId.slice(0, 28), first_index: 0 },
     ]);
     const again = new EventsSink(seen.client, flush, logger);
-    await Promise.all([again.add(one), again.add(other), again.add(part)]);
+    await Promise.all([again.add(one), again.add(other), again.add(part())]);
     expect(seen.bytes.rollup_input! * 3).toBe(seen.bytes.events! * 2);
   });
 
-  it('rolls up blocks of different batches at once, and blocks holding the same batch one after the other', async () => {
+  it('rolls up the blocks that landed during a rollup insert in the next one, a batch among them once', async () => {
     const other = { ...batch(4), envelope: { ...one.envelope, batchId: '7d3a1c2b-9e8f-4a6b-8c5d-4e3f2a1b0c9d' } };
     const blockPerBatch = { flushRows: 1, flushBytes: 1 << 30, flushIntervalMs: 10 };
 
-    const apart = fakeClickHouse(0, [], { rollupMs: 30 });
-    const sink = new EventsSink(apart.client, blockPerBatch, logger);
-    await Promise.all([sink.add(one), sink.add(other)]);
-    expect(apart.steps).toEqual([
+    // The first block rolls up at once; the next three land in events while it runs and go in one
+    // insert, which asks the ledger only after the first insert ended. `other` arrives twice
+    // there (a redelivery): that insert holds it once.
+    const ch = fakeClickHouse(0, [], { rollupMs: 30 });
+    const sink = new EventsSink(ch.client, blockPerBatch, logger);
+    await Promise.all([sink.add(one), sink.add(other), sink.add(part()), sink.add(other)]);
+    expect(ch.steps).toEqual([
       'ledger read',
-      'ledger read',
-      'rollup begins',
       'rollup begins',
       'rollup ends',
+      'ledger read',
+      'rollup begins',
       'rollup ends',
     ]);
+    expect(ch.rollupAttempts.map((rows) => rows.length)).toEqual([
+      ch.rollupAttempts[0]!.length,
+      2 * ch.rollupAttempts[0]!.length,
+    ]);
+    expect(sink.insertedRows).toBe(16);
 
-    // A redelivered batch in the next block: its ledger read waits until the first insert ended
-    // (a real ledger would then hold the batch, and the second block would leave it out).
-    const same = fakeClickHouse(0, [], { rollupMs: 30 });
-    const again = new EventsSink(same.client, blockPerBatch, logger);
-    await Promise.all([again.add(one), again.add(one)]);
-    expect(same.steps).toEqual([
-      'ledger read',
-      'rollup begins',
-      'rollup ends',
-      'ledger read',
-      'rollup begins',
-      'rollup ends',
-    ]);
+    // At most maxRollupRows per insert: the blocks that waited are split.
+    const capped = fakeClickHouse(0, [], { rollupMs: 30 });
+    const small = new EventsSink(capped.client, { ...blockPerBatch, maxRollupRows: 4 }, logger);
+    await Promise.all([small.add(one), small.add(other), small.add(part())]);
+    expect(capped.rollupAttempts).toHaveLength(3);
   });
 
   it('retries a failed insert and keeps the ticket pending until it succeeds', async () => {
