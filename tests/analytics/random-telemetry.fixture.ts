@@ -6,7 +6,8 @@ export const RANDOM_TELEMETRY_NAMES = ['frame', 'kill', 'death', 'loot'] as cons
 /**
  * Random telemetry for the rollup-equality checks, reproducible from its seed: positions
  * anywhere (exactly on 5-unit grid lines, on the edges of a map of x −100..100 and y 0..50, and
- * outside it), events with and without frame samples and other metrics, several builds,
+ * outside it, also on the grid line 5 past the max edge: in the edge's 10-unit cell, but not
+ * on its 10-unit line), events with and without frame samples and other metrics, several builds,
  * platforms, sources, names and maps, at times over the 40 days before `now` (a few 36 hours
  * later: after `now`, outside every range).
  */
@@ -19,9 +20,12 @@ export function randomTelemetry(options: {
   let seed = options.seed;
   const next = (n: number) => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * n);
   const pick = <T>(xs: readonly T[]): T => xs[next(xs.length)]!;
-  /** A coordinate: often exactly on a grid line or an edge (the rollup's hard cases), else anywhere around the map. */
+  /**
+   * A coordinate: often exactly on a grid line (one past the max edge included) or an edge (the
+   * rollup's hard cases), else anywhere around the map.
+   */
   const coordinate = (min: number, max: number) =>
-    pick([min, max, min + 5 * next((max - min) / 5 + 1), min - 3 + next((max - min + 6) * 100) / 100]);
+    pick([min, max, min + 5 * next((max - min) / 5 + 2), min - 3 + next((max - min + 6) * 100) / 100]);
   return Array.from({ length: options.count }, () => {
     const sample = next(5) !== 0;
     return {

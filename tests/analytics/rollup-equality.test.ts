@@ -79,20 +79,22 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(nonEmpty).toBeGreaterThan(100);
     expect(filteredDiffer).toBeGreaterThan(100);
     expect(recorded.sent.every((text) => text.includes('rollup_heatmap_') && !text.includes('FROM events'))).toBe(true);
-    // Each rollup answered its share (per 2 cell sizes × 4 ranges): unfiltered views from the
-    // overview of their grid and mode (25/50 units from the 25-unit overview, which holds both
-    // modes; 5/10 units from the 5-unit Performance or Events overview), each its days before the
-    // range's first Monday and its weeks from then on; filtered 25/50 from the 25-unit cells
+    // Each rollup answered its share (per cell size, 4 ranges): unfiltered views from the
+    // coarsest overview of their mode whose grid tiles their cells (25/50 units from the 25-unit
+    // overview, which holds both modes; 5/10-unit Performance from the 5-unit one; 5-unit Events
+    // from the 5-unit Events overview, 10-unit Events from the 10-unit one), each its days before
+    // the range's first Monday and its weeks from then on; filtered 25/50 from the 25-unit cells
     // (these bounds lie on that grid), 5/10 from the 5-unit cells.
     const served = (table: string) => recorded.sent.filter((text) => namesTable(text, table)).length;
     const views = 2 * 4;
-    for (const [overview, modes] of [
-      ['rollup_heatmap_overview_5', 1],
-      ['rollup_heatmap_overview_5_events', 1],
-      ['rollup_heatmap_overview_25', 2],
+    for (const [overview, cellSizes, modes] of [
+      ['rollup_heatmap_overview_5', 2, 1],
+      ['rollup_heatmap_overview_5_events', 1, 1],
+      ['rollup_heatmap_overview_10_events', 1, 1],
+      ['rollup_heatmap_overview_25', 2, 2],
     ] as const) {
-      expect(served(overview)).toBe(views * modes);
-      expect(served(`${overview}_weekly`)).toBe(views * modes);
+      expect(served(overview), overview).toBe(cellSizes * 4 * modes);
+      expect(served(`${overview}_weekly`), overview).toBe(cellSizes * 4 * modes);
     }
     expect(served('rollup_heatmap_cells_25')).toBe(views * 2 * (FILTERS.length - 1));
     expect(served('rollup_heatmap_cells')).toBe(views * 2 * (FILTERS.length - 1));

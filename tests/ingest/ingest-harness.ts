@@ -125,6 +125,15 @@ export async function expectExactlyLedger(
   await expectRollupsCountEachEventOnce(clickhouse, projectId, timeoutMs);
 }
 
+/** The rollups that hold each positioned event once: the 5-unit cells, then the Events overviews. */
+const EVENTS_OVERVIEWS = [
+  'heatmap_cells',
+  'overview_5_events',
+  'overview_5_events_weekly',
+  'overview_10_events',
+  'overview_10_events_weekly',
+];
+
 /**
  * Waits until every rollup (clickhouse/007) has counted the project's events, then requires
  * each to hold exactly the deduplicated events: a redelivered or retried batch rolled up
@@ -152,14 +161,17 @@ export async function expectRollupsCountEachEventOnce(
         (SELECT sum(events) FROM rollup_heatmap_overview_5_weekly WHERE project_id = ${projectId}) AS overview_5_weekly,
         (SELECT sum(events) FROM rollup_heatmap_overview_5_events WHERE project_id = ${projectId}) AS overview_5_events,
         (SELECT sum(events) FROM rollup_heatmap_overview_5_events_weekly WHERE project_id = ${projectId})
-          AS overview_5_events_weekly`,
+          AS overview_5_events_weekly,
+        (SELECT sum(events) FROM rollup_heatmap_overview_10_events WHERE project_id = ${projectId}) AS overview_10_events,
+        (SELECT sum(events) FROM rollup_heatmap_overview_10_events_weekly WHERE project_id = ${projectId})
+          AS overview_10_events_weekly`,
     );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   };
   // Views of one insert become visible one after another: wait for all of them.
   const caughtUp = (c: Record<string, number>) =>
     ['daily_counts', 'project_hours', 'project_days', 'build_stats'].every((k) => c[k]! >= c.events!) &&
-    ['heatmap_cells', 'overview_5_events', 'overview_5_events_weekly'].every((k) => c[k]! >= c.positioned!) &&
+    EVENTS_OVERVIEWS.every((k) => c[k]! >= c.positioned!) &&
     ['overview_5', 'overview_5_weekly'].every((k) => c[k]! >= c.sampled!);
   await waitFor(async () => caughtUp(await counts()), {
     timeoutMs,
@@ -179,9 +191,8 @@ export async function expectRollupsCountEachEventOnce(
     // Each positioned event with a frame sample once in the 5-unit Performance overview, by day and by week.
     overview_5: c.sampled,
     overview_5_weekly: c.sampled,
-    // Each positioned event once in the 5-unit Events overview, by day and by week.
-    overview_5_events: c.positioned,
-    overview_5_events_weekly: c.positioned,
+    // Each positioned event once in the 5- and 10-unit Events overviews, by day and by week.
+    ...Object.fromEntries(EVENTS_OVERVIEWS.slice(1).map((k) => [k, c.positioned])),
   });
 }
 

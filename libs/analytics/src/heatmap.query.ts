@@ -1,4 +1,4 @@
-import { identifier, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { identifier, join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { BOUNDED_GROUPING } from './bounded-grouping.js';
 import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
@@ -169,12 +169,13 @@ export function cellSelection(
         : sql`has_sample = 1 AND event_name = ''`;
     const rows = sql`map_id = ${q.mapId} AND ${mode}`;
     const monday = firstWholeWeek(window);
+    const columns = overviewColumns(grid);
     return {
       cell,
-      from: sql`(SELECT * FROM ${identifier(grid.table)}
+      from: sql`(SELECT ${columns} FROM ${identifier(grid.table)}
                   WHERE ${projectAndDays(q.projectId, window)} AND day < toDate(${monday}) AND ${rows}
                  UNION ALL
-                 SELECT * FROM ${identifier(grid.weeklyTable)}
+                 SELECT ${columns} FROM ${identifier(grid.weeklyTable)}
                   WHERE ${projectAndDays(q.projectId, { from: monday })} AND ${rows})
         WHERE ${x.inside} AND ${y.inside}`,
     };
@@ -220,26 +221,53 @@ export function servedByRollup(b: MapBounds): boolean {
  * modes:
  *  - 5 units, for 5- and 10-unit heatmaps: Performance rows (030) and Events rows (031) in tables
  *    of their own, each sorted for its mode's reads and its views' writes;
+ *  - 10 units, Events mode only (033), for 10-unit Events heatmaps: their 30-day default range
+ *    reads a quarter of the 5-unit rows once volume fills the grid (Performance mode's 7 days
+ *    read at most 7 rows per 5-unit cell, and keep the 5-unit overview);
  *  - 25 units, for 25 and 50 units (the default views): both modes in one table (007).
  */
-export const OVERVIEW_GRIDS = [
+export const OVERVIEW_GRIDS: readonly OverviewGridModes[] = [
   {
     size: 5,
     performance: { table: 'rollup_heatmap_overview_5', weeklyTable: 'rollup_heatmap_overview_5_weekly' },
     events: { table: 'rollup_heatmap_overview_5_events', weeklyTable: 'rollup_heatmap_overview_5_events_weekly' },
   },
   {
+    size: 10,
+    events: {
+      table: 'rollup_heatmap_overview_10_events',
+      weeklyTable: 'rollup_heatmap_overview_10_events_weekly',
+      cellColumnsSuffix: '_10',
+    },
+  },
+  {
     size: 25,
     performance: { table: 'rollup_heatmap_overview_25', weeklyTable: 'rollup_heatmap_overview_25_weekly' },
     events: { table: 'rollup_heatmap_overview_25', weeklyTable: 'rollup_heatmap_overview_25_weekly' },
   },
-] as const;
+];
 
 type RollupGrid = { size: number; table: string };
-/** A mode's overview tables on one grid. */
-type OverviewGrid = { size: number; table: string; weeklyTable: string };
+/**
+ * A mode's overview tables on one grid. `cellColumnsSuffix`: the cell columns are named for the
+ * grid (`cell_y_10`, …, clickhouse/033 says why) and read as `cell_y`, ….
+ */
+type OverviewGrid = { size: number; table: string; weeklyTable: string; cellColumnsSuffix?: string };
+type OverviewTables = Omit<OverviewGrid, 'size'>;
+/** One grid's overviews: a mode without one there reads a finer grid's. */
+type OverviewGridModes = { size: number; performance?: OverviewTables; events?: OverviewTables };
 
 const isOverview = (grid: RollupGrid): grid is OverviewGrid => 'weeklyTable' in grid;
+
+/** What an overview's rows are read as: every column, the cell's under the names rollupAxis reads. */
+function overviewColumns(grid: OverviewGrid): SqlFragment {
+  const suffix = grid.cellColumnsSuffix;
+  if (suffix === undefined) return sql`*`;
+  const renamed = ['cell_y', 'cell_x', 'y_on_grid', 'x_on_grid'].map(
+    (name) => sql`${identifier(`${name}${suffix}`)} AS ${identifier(name)}`,
+  );
+  return sql`*, ${join(renamed)}`;
+}
 
 /**
  * The rollup to read: the coarsest grid whose cells tile the heatmap's, among the overviews (the
@@ -252,8 +280,9 @@ export function rollupGrid(
 ): RollupGrid {
   const fits = (g: { size: number }) => q.cellSize % g.size === 0 && onGrid(q.bounds, g.size);
   const mode = q.eventName === undefined ? 'performance' : 'events';
-  const overview = options.byDimension ? undefined : OVERVIEW_GRIDS.filter(fits).at(-1);
-  if (overview) return { size: overview.size, ...overview[mode] };
+  const overview = options.byDimension ? undefined : OVERVIEW_GRIDS.filter(fits).findLast((g) => g[mode] !== undefined);
+  const tables = overview?.[mode];
+  if (overview && tables) return { size: overview.size, ...tables };
   return ROLLUP_GRIDS.filter(fits).at(-1) ?? ROLLUP_GRIDS[0];
 }
 

@@ -13,11 +13,16 @@ describe('log-bucket histograms', () => {
     // Frame time: four cell views (5-unit, 25-unit, two overview) and the build stats' view, each
     // naming the histogram twice (its bucket and count sub-columns: one aggregate, computed once).
     expect(views.split(histogramBucketSql('frame_time_ms')).length - 1).toBe(10);
-    // The eight heatmap overview views (032) bucket nothing themselves: they gather the (bucket, 1)
-    // entries the two cell views above wrote, the daily and weekly histograms of each mode alike.
-    const overviews = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/032_rollup_heatmap_overviews_from_cells.sql`, 'utf8');
-    expect(overviews).not.toContain('frame_time_ms');
-    expect(overviews.split('groupArrayArray(`frame_time_histogramMap.bucket`)').length - 1).toBe(8);
+    // The heatmap overview views (032's eight, 033's two) bucket nothing themselves: they gather
+    // the (bucket, 1) entries the two cell views above wrote, the daily and weekly histograms alike.
+    for (const [file, views] of [
+      ['032_rollup_heatmap_overviews_from_cells.sql', 8],
+      ['033_rollup_heatmap_overview_10_events.sql', 2],
+    ] as const) {
+      const overviews = readFileSync(`${CLICKHOUSE_MIGRATIONS_DIR}/${file}`, 'utf8');
+      expect(overviews).not.toContain('frame_time_ms');
+      expect(overviews.split('groupArrayArray(`frame_time_histogramMap.bucket`)').length - 1).toBe(views);
+    }
   });
 
   it('a reported quantile is within the stated relative error of the value', () => {
