@@ -120,18 +120,26 @@ describe('cluster topology', () => {
     });
     expect(await counts()).toEqual({ spread: 500, redelivered: 50 });
 
-    await waitFor(
-      async () => {
-        const res = await fetch(
-          `${CLUSTER_API}/api/v1/projects/${tenant.projectId}/heatmap?mapId=cluster_map&cellSize=5&days=7`,
-          { headers },
-        );
-        if (res.status !== 200) return false;
-        const cells = ((await res.json()) as { data: { event_count: number }[] }).data;
-        return cells.reduce((sum, c) => sum + c.event_count, 0) === 550;
-      },
-      { timeoutMs: 60_000, what: 'the heatmap to count all 550 events' },
-    );
+    // Each overview, fed on each node from that node's cell view (032, 033), counts every event
+    // once: the 5-unit Performance heatmap all 550, the 10-unit Events heatmaps each name's.
+    for (const [view, total] of [
+      ['cellSize=5', 550],
+      ['cellSize=10&eventName=spread', 500],
+      ['cellSize=10&eventName=redelivered', 50],
+    ] as const) {
+      await waitFor(
+        async () => {
+          const res = await fetch(
+            `${CLUSTER_API}/api/v1/projects/${tenant.projectId}/heatmap?mapId=cluster_map&days=7&${view}`,
+            { headers },
+          );
+          if (res.status !== 200) return false;
+          const cells = ((await res.json()) as { data: { event_count: number }[] }).data;
+          return cells.reduce((sum, c) => sum + c.event_count, 0) === total;
+        },
+        { timeoutMs: 60_000, what: `the heatmap (${view}) to count ${total} events` },
+      );
+    }
   });
 
   it('loses and duplicates nothing when a ClickHouse replica is killed with -9 under load', async () => {
