@@ -73,8 +73,13 @@ export function rowsToRollUp(block: Buffer, segments: readonly BatchSegment[], r
  * them. With insert deduplication on: on a cluster, a replica drops a rollup block that a replica
  * of its shard already committed, which is what a retry after a failed insert repeats when the
  * ledger's replica had not received the first attempt (clickhouse/015: each rollup row's mark
- * keeps different batches' blocks apart). No table deduplicates on one server.
+ * keeps different batches' blocks apart). No table deduplicates on one server. The engine's own
+ * insert settings (ServerEngine.rollupInsertSettings) go with it.
  */
-export function insertRollupInput(writer: ClickHouseWriter, rowBinary: Buffer): Promise<void> {
-  return writer.insertRowBinary(ROLLUP_INPUT_TABLE, EVENT_INSERT_COLUMNS, rowBinary, { insert_deduplicate: 1 });
+export async function insertRollupInput(writer: ClickHouseWriter, rowBinary: Buffer): Promise<void> {
+  const engine = await writer.engine();
+  await writer.insertRowBinary(ROLLUP_INPUT_TABLE, EVENT_INSERT_COLUMNS, rowBinary, {
+    insert_deduplicate: 1,
+    ...engine.rollupInsertSettings,
+  });
 }

@@ -6,12 +6,15 @@ describe('engineFromVersion', () => {
     const legacy = engineFromVersion('18.16.1');
     expect(legacy).toMatchObject({ generation: 'legacy', valueBinding: 'literals', accessControl: false });
     expect(legacy.ddlSettings).toEqual({ allow_experimental_low_cardinality_type: 1 });
+    // 18.16 knows no optimize_on_insert (it would refuse the insert) and merges nothing at insert.
+    expect(legacy.rollupInsertSettings).toEqual({});
   });
 
   it('26.x takes query parameters, refuses the obsolete setting, and has access control', () => {
     const modern = engineFromVersion('26.7.3.1');
     expect(modern).toMatchObject({ generation: 'modern', valueBinding: 'parameters', accessControl: true });
     expect(modern.ddlSettings).toEqual({});
+    expect(modern.rollupInsertSettings).toEqual({ optimize_on_insert: 0 });
   });
 
   it('24.3 binds parameters but has no DEFINER views (the parser stays the only wall)', () => {
