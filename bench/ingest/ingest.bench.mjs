@@ -7,6 +7,8 @@
 // leaves is (3) drained by the consumer alone; (4) native insert ceiling; (5) visibility delay
 // (202 → visible in a query) at a paced 50,000 events/s; (6) gateway + consumer together,
 // sustained, as fast as the load generator can push. Needs the local stack (npm run stack:up) and a build (npm run build).
+// FRAMEDECK_CLICKHOUSE_ENGINE=modern measures the local 26.x engine instead of 18.16: the services
+// and the native ceiling both move to it (the run stops if they would reach different servers).
 import { execFile, fork, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync, createReadStream, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -54,6 +56,31 @@ await run(process.execPath, [`${root}services/cli/bin/framedeck.js`, 'migrate'],
 const pool = createPool(postgresSection(ENV));
 const clickhouseConfig = clickhouseSection(ENV);
 const clickhouse = openServiceConnection(clickhouseConfig);
+/**
+ * The native port of the local engine the services write to (infra/README.md, ports): the insert
+ * ceiling must measure the same server, so FRAMEDECK_CLICKHOUSE_ENGINE=modern moves both.
+ */
+const nativePort =
+  ENV.FRAMEDECK_CLICKHOUSE_ENGINE === 'modern'
+    ? (ENV.FRAMEDECK_CLICKHOUSE_MODERN_TCP_PORT ?? '9001')
+    : (ENV.FRAMEDECK_CLICKHOUSE_TCP_PORT ?? '9000');
+const clickhouseClientArgs = [
+  ...['--host', '127.0.0.1', '--port', nativePort],
+  ...['--user', clickhouseConfig.admin.user, '--password', clickhouseConfig.admin.password],
+  ...['--database', clickhouseConfig.database],
+];
+const serverVersion = async () =>
+  (await (await clickhouse.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json())[0].v;
+const clickhouseVersion = await serverVersion();
+const nativeVersion = (
+  await run('clickhouse-client', [...clickhouseClientArgs, '--query', 'SELECT version()'])
+).stdout.trim();
+if (nativeVersion !== clickhouseVersion)
+  throw new Error(
+    `the native port ${nativePort} reaches ClickHouse ${nativeVersion}, the services ${clickhouseVersion}: ` +
+      'set FRAMEDECK_CLICKHOUSE_ENGINE (or the port variables) so both measure one server',
+  );
+log(`ClickHouse ${clickhouseVersion} (${clickhouseConfig.url}, native port ${nativePort})`);
 const tenant = () => bootstrapTenant(pool, { plan: 'enterprise' });
 
 log('generating bodies from the simulator');
@@ -122,6 +149,7 @@ async function waitRows(projectId, expected, timeoutMs = 300_000) {
 
 const results = {
   machine: { cpus: (await import('node:os')).cpus().length },
+  clickhouse: { version: clickhouseVersion },
   config: { seconds, concurrency, ...bodyInfo },
 };
 
@@ -209,10 +237,9 @@ const results = {
       const client = spawn(
         'clickhouse-client',
         [
-          ...['--host', '127.0.0.1', '--port', process.env.FRAMEDECK_CLICKHOUSE_TCP_PORT ?? '9000'],
-          ...['--user', clickhouseConfig.admin.user, '--password', clickhouseConfig.admin.password],
-          ...['--database', clickhouseConfig.database],
-          ...['--query', `INSERT INTO ${table} (${EVENT_INSERT_COLUMNS.join(', ')}) FORMAT RowBinary`],
+          ...clickhouseClientArgs,
+          '--query',
+          `INSERT INTO ${table} (${EVENT_INSERT_COLUMNS.join(', ')}) FORMAT RowBinary`,
         ],
         { stdio: ['pipe', 'inherit', 'inherit'] },
       );
@@ -343,7 +370,7 @@ const row = (name, value, target) => `  ${name.padEnd(44)}${String(value).padSta
 console.log(
   [
     '',
-    'Ingest benchmark (all components on this machine)',
+    `Ingest benchmark (all components on this machine, ClickHouse ${clickhouseVersion})`,
     row('bare node:http ceiling, events/s', results.bareHttp.eventsPerSecond, ''),
     row('gateway alone (Kafka acks=all), events/s', results.gateway.eventsPerSecond, ''),
     row('  gateway / bare-http', results.ratios.gatewayVsBareHttp, 'target ≥ 0.5'),
