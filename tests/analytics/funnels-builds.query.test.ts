@@ -4,6 +4,7 @@ import { createClickHouseWriter } from '@framedeck/clickhouse';
 import {
   compareBuilds,
   FUNNEL_BY,
+  FUNNEL_UNDECIDED_LIMIT,
   queryBuilds,
   queryFunnel,
   reportedQuantile,
@@ -108,7 +109,7 @@ describe('funnels', () => {
   });
 });
 
-describe('funnels from funnel_steps (clickhouse/018, 027–029) equal the plain query over events', () => {
+describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps) equal the plain query over events', () => {
   it('random journeys: every entity, window, step list and filter; redelivered events change nothing', async () => {
     const projectId = randomUUID();
     let seed = 5;
@@ -138,25 +139,111 @@ describe('funnels from funnel_steps (clickhouse/018, 027–029) equal the plain 
       { source: 'automated' },
     ];
     let converted = 0;
+    const paths = { boundsAlone: 0, boundsThenListed: 0, wholeFunnel: 0 };
     for (const by of FUNNEL_BY)
       for (const steps of [
         ['a', 'b', 'c'],
         ['c', 'a', 'd', 'b'],
         ['a', 'a'],
       ])
-        for (const windowSeconds of [600, 86_400])
-          for (const filter of filters) {
-            const q = { projectId, steps, windowSeconds, by, days: 30, ...filter, now: NOW };
-            const fromSteps = await queryFunnel(recorded.client, q, 'rollups');
-            // funnel_steps (027/029) is read by its sorting key, the steps' name hashes.
-            expect(recorded.sent.splice(0).join('\n')).toMatch(
-              /FROM funnel_steps[\s\S]*event_name_hash IN \(cityHash64\(/,
-            );
-            expect(fromSteps, JSON.stringify(q)).toEqual(await queryFunnel(clickhouse, q, 'events'));
-            if (fromSteps.steps.at(-1)!.count > 0) converted++;
-          }
-    // Journeys did convert (an empty answer on both sides would also be equal).
+        for (const windowSeconds of [60, 600, 86_400])
+          for (const filter of filters)
+            for (const undecidedLimit of [FUNNEL_UNDECIDED_LIMIT, 0]) {
+              const q = { projectId, steps, windowSeconds, by, days: 30, ...filter, now: NOW };
+              const fromRollups = await queryFunnel(recorded.client, q, 'rollups', undecidedLimit);
+              const sent = recorded.sent.splice(0);
+              // funnel_steps (027/029) is read by its sorting key, the steps' name hashes.
+              const exact = sent.filter((text) =>
+                /FROM funnel_steps\s[\s\S]*event_name_hash IN \(cityHash64\(/.test(text),
+              );
+              if (new Set(steps).size < steps.length) {
+                // A step list naming one event twice: no bounds, the whole funnel is exact.
+                expect(sent.some((text) => text.includes('funnel_step_hours'))).toBe(false);
+                expect(exact).toHaveLength(1);
+              } else {
+                expect(sent[0]).toMatch(/FROM funnel_step_hours[\s\S]*event_name_hash IN \(cityHash64\(/);
+                const listed = exact.filter((text) => /_hash IN \(\d/.test(text));
+                if (exact.length === 0) paths.boundsAlone++;
+                else if (listed.length === 1) paths.boundsThenListed++;
+                else paths.wholeFunnel++;
+                // Over the limit (0 here) the open entities are not listed: the whole funnel is counted.
+                if (undecidedLimit === 0) expect(listed).toHaveLength(0);
+              }
+              expect(fromRollups, JSON.stringify({ ...q, undecidedLimit })).toEqual(
+                await queryFunnel(clickhouse, q, 'events'),
+              );
+              if (fromRollups.steps.at(-1)!.count > 0) converted++;
+            }
+    // Journeys did convert (an empty answer on both sides would also be equal), and each way of
+    // counting served some of them: the bounds alone, the bounds and a listed few, everything exact.
     expect(converted).toBeGreaterThan(20);
+    expect(paths.boundsAlone, JSON.stringify(paths)).toBeGreaterThan(0);
+    expect(paths.boundsThenListed, JSON.stringify(paths)).toBeGreaterThan(0);
+    expect(paths.wholeFunnel, JSON.stringify(paths)).toBeGreaterThan(0);
+  });
+});
+
+describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () => {
+  /** One player's events (name, second after the start of an hour) in a project of its own. */
+  const journey = async (events: ReadonlyArray<readonly [string, number]>) => {
+    const projectId = randomUUID();
+    const hour = new Date(Math.floor(daysBefore(2).getTime() / 3_600_000) * 3_600_000);
+    await insertEvents(
+      clickhouse,
+      events.map(([eventName, second]) => ({
+        projectId,
+        playerId: 'p',
+        sessionId: 's',
+        eventName,
+        at: new Date(hour.getTime() + second * 1000),
+      })),
+    );
+    const q = { projectId, steps: ['start', 'level'], windowSeconds: 600, by: 'player' as const, days: 7, now: NOW };
+    const recorded = recordingClient(clickhouse);
+    const fromRollups = await queryFunnel(recorded.client, q, 'rollups');
+    const listed = recorded.sent.filter((text) => /FROM funnel_steps\s[\s\S]*player_hash IN \(\d/.test(text));
+    return {
+      fromRollups,
+      fromEvents: await queryFunnel(clickhouse, q, 'events'),
+      // The whole funnel counted exactly from funnel_steps (no entity may be listed: limit 0).
+      fromFunnelSteps: await queryFunnel(clickhouse, q, 'rollups', 0),
+      listed,
+    };
+  };
+
+  it('a chain only between events inside an hour: the first and last of each step miss it, the hour marks do not', async () => {
+    // start at 0, 1500 and 3500 s, level at 1510: only 1500 → 1510 is within 600 s.
+    const { fromRollups, fromEvents, listed } = await journey([
+      ['start', 0],
+      ['start', 1500],
+      ['start', 3500],
+      ['level', 1510],
+    ]);
+    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1]);
+    expect(fromRollups).toEqual(fromEvents);
+    expect(listed).toHaveLength(1);
+  });
+
+  it('two steps in one second: the lower bound never chains them, the player is counted exactly', async () => {
+    // windowFunnel orders a second's events arbitrarily (events and funnel_steps may differ), so
+    // a tie is left to funnel_steps' exact count rather than decided either way by the bounds.
+    const { fromRollups, fromFunnelSteps, listed } = await journey([
+      ['start', 100],
+      ['level', 100],
+    ]);
+    expect(listed).toHaveLength(1);
+    expect(fromRollups).toEqual(fromFunnelSteps);
+  });
+
+  it('a journey the bounds settle is not read again from funnel_steps', async () => {
+    const { fromRollups, fromEvents, listed } = await journey([
+      ['start', 100],
+      ['level', 160],
+      ['level', 4000],
+    ]);
+    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1]);
+    expect(fromRollups).toEqual(fromEvents);
+    expect(listed).toHaveLength(0);
   });
 });
 

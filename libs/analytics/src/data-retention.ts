@@ -1,11 +1,12 @@
 import { identifier, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { stringList } from './sql-lists.js';
 
 /**
  * How long each kind of data lives (FrameDeck issue #15):
- *  - raw events, and the funnels' copy of them (funnel_steps, clickhouse/018): the project's
- *    retention days (per plan, per project; Postgres), enforced by the engine: TTL on modern
- *    servers (clickhouse/009_*.modern.sql, 019), and on 18.16, which has no TTL, by dropping
- *    whole partitions here;
+ *  - raw events, the funnels' copy of them (funnel_steps, clickhouse/018) and their hourly
+ *    bounds (funnel_step_hours, 034): the project's retention days (per plan, per project;
+ *    Postgres), enforced by the engine: TTL on modern servers (clickhouse/009_*.modern.sql, 019,
+ *    035), and on 18.16, which has no TTL, by dropping whole partitions here;
  *  - rollups (rollup_*, and the per-player sets player_days / player_activity): 13 months;
  *  - the rollup ledger rollup_batches: 31 days (the ingest window is 30).
  * Expiry only ever drops whole partitions, so no part of another project is rewritten.
@@ -30,7 +31,7 @@ export function dataWindow(retentionDays: number, now: Date): DataWindow {
 }
 
 /** Tables partitioned like the raw events, by (retention days, week), with their TTL on modern servers. */
-export const RAW_EVENT_TABLES = ['events', 'funnel_steps'] as const;
+export const RAW_EVENT_TABLES = ['events', 'funnel_steps', 'funnel_step_hours'] as const;
 const RAW_TABLES: ReadonlySet<string> = new Set(RAW_EVENT_TABLES);
 
 export type StoredPartition = { table: string; partitionId: string };
@@ -40,7 +41,7 @@ const utcDay = (yyyymmdd: string) =>
 
 /**
  * The partitions whose every row is past its retention, from their ids:
- *  - events and funnel_steps, `<retention_days>-<Monday YYYYMMDD>`: the week's last row is older
+ *  - the raw tables (RAW_EVENT_TABLES), `<retention_days>-<Monday YYYYMMDD>`: the week's last row is older
  *    than its days;
  *  - month partitions `YYYYMM` of the rollups: the month ended more than 13 months ago;
  *  - rollup_batches, `YYYYMMDD`: the day is more than 31 days ago.
@@ -68,7 +69,7 @@ export function expiredPartitions(parts: readonly StoredPartition[], now: Date):
 }
 
 /** Tables whose partitions expire (the rollups are found by name, whatever the lead adds). */
-const EXPIRING_TABLES = sql`(name IN ('events', 'funnel_steps', 'player_days', 'player_activity') OR name LIKE 'rollup\\_%')`;
+const EXPIRING_TABLES = sql`(name IN (${stringList([...RAW_EVENT_TABLES, 'player_days', 'player_activity'])}) OR name LIKE 'rollup\\_%')`;
 
 /**
  * Drops the expired partitions of the current database. A partition drop removes whole parts

@@ -27,11 +27,11 @@ export const ERASURE_LIMITS = {
 
 /**
  * Every table that holds per-player rows: the events, the player_days and player_activity
- * sets (clickhouse/003, 004) and the funnels' copy of the events (018). The rollup_* tables
- * hold no player id (counts, sums and quantile states per cell and day), so erasure has
- * nothing to remove there.
+ * sets (clickhouse/003, 004), the funnels' copy of the events (018) and its hourly bounds
+ * (034). The rollup_* tables hold no player id (counts, sums and quantile states per cell and
+ * day), so erasure has nothing to remove there.
  */
-export const PLAYER_TABLES = ['events', 'player_days', 'player_activity', 'funnel_steps'] as const;
+export const PLAYER_TABLES = ['events', 'player_days', 'player_activity', 'funnel_steps', 'funnel_step_hours'] as const;
 
 /** One project's players to erase. */
 export type ErasureTarget = { projectId: string; playerIds: readonly string[] };

@@ -10,6 +10,16 @@ export const FUNNEL_DEFAULTS = { by: 'player', days: 30, windowSeconds: 86_400 }
 
 export type FunnelBy = (typeof FUNNEL_BY)[number];
 
+/**
+ * Entities the bounds leave open are counted exactly by listing their keys (~21 characters
+ * each in the query text); past this many the whole funnel is counted exactly instead.
+ */
+export const FUNNEL_UNDECIDED_LIMIT = 5_000;
+/** The bounds' bucket (funnel_step_hours, clickhouse/034). */
+const HOUR_SECONDS = 3_600;
+/** Times are packed with a step number below them: 4 bits, so at most 15 steps. */
+const STEP_SLOTS = 16;
+
 export type FunnelQuery = {
   projectId: string;
   /** Ordered event names. */
@@ -75,6 +85,9 @@ const SOURCE: Record<QuerySource, FunnelSource> = {
   },
 };
 
+/** A funnel's levels: entities (players or sessions) per deepest step reached, above 0. */
+type LevelRows = Array<{ level: number; entities: number }>;
+
 /**
  * Ordered funnel with ClickHouse's windowFunnel: for each player (non-empty player_id) or
  * session, the deepest step reached in order with every step within `windowSeconds` of the
@@ -82,31 +95,113 @@ const SOURCE: Record<QuerySource, FunnelSource> = {
  * does not count). NOTE: windowFunnel on 18.16 takes a DateTime, so ordering and the window have
  * second precision: two steps in the same second count in either order.
  *
- * Served from funnel_steps (clickhouse/018, re-keyed by 027/029): the same events, sorted by
- * the name's hash and the player, so each step's rows reach the aggregation player after player
- * (the cost still grows with the step events in range: no aggregate keeps an entity's order of
- * events). `events` is the plain query the tests hold it equal to.
+ * From the rollups, in two steps: funnel_step_hours (clickhouse/034) bounds every entity's level
+ * (boundedLevels), and only the entities whose bounds differ are counted exactly from
+ * funnel_steps, by id. Too many of them (FUNNEL_UNDECIDED_LIMIT), or a step list naming one
+ * event twice (an event can then be two steps, which the bounds do not model), and the whole
+ * funnel is counted from funnel_steps. `events` is the plain query the tests hold both equal to.
  */
 export async function queryFunnel(
   clickhouse: ClickHouseReader,
   q: FunnelQuery,
   source: QuerySource = 'rollups',
+  undecidedLimit = FUNNEL_UNDECIDED_LIMIT,
 ): Promise<FunnelResult> {
-  const { table, range, nameColumn, stepName, entity: entities } = SOURCE[source];
+  const result = (rows: LevelRows): FunnelResult => ({
+    by: q.by,
+    windowSeconds: q.windowSeconds,
+    steps: toSteps(q.steps, rows),
+  });
+  if (source === 'events' || new Set(q.steps).size < q.steps.length) {
+    return result(await exactLevels(clickhouse, q, SOURCE[source]));
+  }
+  const bounds = await boundedLevels(clickhouse, q, undecidedLimit);
+  if (bounds.undecided === 'too many') return result(await exactLevels(clickhouse, q, SOURCE.rollups));
+  const counted = bounds.undecided.length > 0 ? await exactLevels(clickhouse, q, SOURCE.rollups, bounds.undecided) : [];
+  return result([...bounds.decided, ...counted]);
+}
+
+/**
+ * Every entity's deepest level from its step events (windowFunnel), optionally only the
+ * entities whose keys are listed (their hashes, as decimal strings from boundedLevels).
+ */
+async function exactLevels(
+  clickhouse: ClickHouseReader,
+  q: FunnelQuery,
+  { table, range, nameColumn, stepName, entity: entities }: FunnelSource,
+  only?: readonly string[],
+): Promise<LevelRows> {
   const entity = entities[q.by];
   const steps = q.steps.map(stepName);
   const conditions = join(steps.map((step) => sql`${nameColumn} = ${step}`));
-  const rows = await clickhouse.rows<{ level: number; entities: number }>(sql`SELECT level, count() AS entities
+  // BigInt refuses anything but an integer: the keys go into the text as numbers.
+  const listed = only ? sql` AND ${entity.key} IN (${join(only.map((key) => sql`${BigInt(key)}`))})` : sql``;
+  return clickhouse.rows(sql`SELECT level, count() AS entities
           FROM (
             SELECT ${entity.key}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
               FROM ${table}
              WHERE ${range(q.projectId, lastDays(q.days, q.now).from)}
-               AND ${nameColumn} IN (${join(steps)}) AND ${entity.present}${dimensionConditions(q)}
+               AND ${nameColumn} IN (${join(steps)}) AND ${entity.present}${dimensionConditions(q)}${listed}
              GROUP BY ${entity.key}
           )
          WHERE level > 0
          GROUP BY level`);
-  return { by: q.by, windowSeconds: q.windowSeconds, steps: toSteps(q.steps, rows) };
+}
+
+type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
+
+/**
+ * Each entity's level bounded from funnel_step_hours, whose rows hold the first and last time
+ * each step event happened per entity and hour; an entity whose bounds meet has that level.
+ *  - lower: windowFunnel over each row's first and last event. These are real events, so a
+ *    chain among them is a real chain. Times are packed as (t − from) × 16 + (steps − step): in
+ *    one second a later step sorts first, so a tie never chains here, whatever order the exact
+ *    query gives ties (sound), and the window × 16 keeps exactly the chains within the window.
+ *  - upper: windowFunnel over (hour, step) marks packed as hour × 16 + step, with the window
+ *    widened to its whole hours plus one: every real chain is a chain of marks (steps of one
+ *    hour in order, first and last hour at most ⌊window / 1 h⌋ + 1 apart).
+ * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
+ */
+async function boundedLevels(clickhouse: ClickHouseReader, q: FunnelQuery, undecidedLimit: number): Promise<Bounds> {
+  const from = lastDays(q.days, q.now).from;
+  const { entity: entities, stepName } = SOURCE.rollups;
+  const key = entities[q.by];
+  const names = join(q.steps.map(stepName));
+  const stepNumbers = join(q.steps.map((_, i) => raw(String(i + 1))));
+  const marks = join(q.steps.map((_, i) => raw(`step = ${i + 1}`)));
+  const fromSeconds = Math.floor(from.getTime() / 1000);
+  const lowerWindow = q.windowSeconds * STEP_SLOTS;
+  const upperWindow = (Math.floor(q.windowSeconds / HOUR_SECONDS) + 1) * STEP_SLOTS + STEP_SLOTS - 1;
+  const rows = await clickhouse.rows<{ level: number; entities: number; undecided: string[] }>(
+    sql`SELECT level, count() AS entities, groupArrayIf(${undecidedLimit + 1})(toString(entity), level = -1) AS undecided
+          FROM (
+            SELECT entity, if(lower = upper, toInt8(lower), toInt8(-1)) AS level
+              FROM (
+                SELECT entity,
+                       windowFunnel(${lowerWindow})(toDateTime((t - ${fromSeconds}) * ${STEP_SLOTS} + ${q.steps.length} - step), ${marks}) AS lower,
+                       windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, first) AS upper
+                  FROM (
+                    SELECT ${key.key} AS entity, hour, transform(event_name_hash, [${names}], [${stepNumbers}], 0) AS step,
+                           toUInt32(finalizeAggregation(first_seen)) AS first_time, toUInt32(finalizeAggregation(last_seen)) AS last_time
+                      FROM funnel_step_hours
+                     WHERE project_id = toUUID(${q.projectId}) AND hour >= ${from}
+                       AND event_name_hash IN (${names})
+                       AND ${key.present}${dimensionConditions(q)}
+                  )
+                  ARRAY JOIN [first_time, last_time] AS t, [1, 0] AS first
+                 GROUP BY entity
+              )
+          )
+         WHERE level != 0
+         GROUP BY level`,
+  );
+  const open = rows.find((r) => Number(r.level) === -1)?.undecided ?? [];
+  return {
+    decided: rows
+      .filter((r) => Number(r.level) > 0)
+      .map((r) => ({ level: Number(r.level), entities: Number(r.entities) })),
+    undecided: open.length > undecidedLimit ? 'too many' : open,
+  };
 }
 
 /** Entities whose deepest level is L reached every step up to L. */
