@@ -10,7 +10,9 @@ import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
 // view while 018's rows are copied into it, then renamed to funnel_steps with the final view.
 // This upgrades a database migrated up to 026 that holds events (a redelivered batch among
 // them), then checks that no row was lost or doubled, that events inserted afterwards still
-// reach the table, and that every funnel still equals the plain query over events. Dates are
+// reach the table, and that every funnel still equals the plain query over events. The same
+// upgrade runs 034–036, which create funnel_step_hours and fill it from funnel_steps: the funnels
+// read their bounds there first, so they hold that table to the events as well. Dates are
 // recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
 let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
@@ -61,7 +63,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('027–029 on a database with funnel events', () => {
+describe('027–029 and 034–036 on a database with funnel events', () => {
   it('re-keys funnel_steps by the name hash and leaves no temporary table or view behind', async () => {
     const [table] = await clickhouse.rows<{ statement: string }>(sql`SHOW CREATE TABLE funnel_steps`);
     expect(table!.statement).toMatch(/ORDER BY \(project_id, event_name_hash, player_hash, timestamp, event_id\)/);
@@ -75,6 +77,19 @@ describe('027–029 on a database with funnel events', () => {
     const events = await tableRows('events');
     expect(events.events).toBe(before.length + after.length);
     expect(await tableRows('funnel_steps')).toEqual({ rows: events.events, events: events.events });
+  });
+
+  it('bounds every (player, session, step, hour) of funnel_steps once in funnel_step_hours (036 fill and view)', async () => {
+    const project = sql`project_id = toUUID(${projectId})`;
+    const [steps] = await clickhouse.rows<{ n: number }>(
+      sql`SELECT count() AS n FROM (SELECT DISTINCT player_id, session_hash, event_name_hash, toStartOfHour(timestamp)
+            FROM funnel_steps WHERE ${project})`,
+    );
+    const [hours] = await clickhouse.rows<{ n: number }>(
+      sql`SELECT count() AS n FROM funnel_step_hours FINAL WHERE ${project}`,
+    );
+    expect(Number(steps!.n)).toBeGreaterThan(0);
+    expect(Number(hours!.n)).toBe(Number(steps!.n));
   });
 
   it('answers every funnel as the plain query over events', async () => {
