@@ -20,7 +20,7 @@ import pg from 'pg';
 import { createClickHouseReader, literal, openConnection } from '@framedeck/clickhouse';
 import { clickhouseSection, postgresSection } from '@framedeck/config';
 import { bootstrapTenant, createApiKey } from '@framedeck/accounts';
-import { queryInsights } from '@framedeck/analytics';
+import { queryInsights, RAW_EVENT_TABLES } from '@framedeck/analytics';
 import { createPool, saveMapImage, upsertMap } from '@framedeck/postgres';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -254,7 +254,8 @@ if (process.env.BENCH_REUSE === '0' || (!(await kept(BASE_ROWS)) && !(await kept
   const tables = await (
     await clickhouse.query({
       query: `SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'
-                AND (name IN ('events', 'funnel_steps', 'player_days', 'player_activity') OR name LIKE 'rollup\\_%')`,
+                AND (name IN (${[...RAW_EVENT_TABLES, 'player_days', 'player_activity'].map(literal).join(', ')})
+                     OR name LIKE 'rollup\\_%')`,
       format: 'JSONEachRow',
     })
   ).json();
@@ -415,12 +416,13 @@ const CEILINGS = {
 };
 /**
  * Not served from a rollup whose cost is cells × days × dimensions, with what their cost grows
- * with instead: funnels read each player's step events (windowFunnel over funnel_steps, the
- * events sorted by name hash and player, 018/027); exact retention reads each player's active days (the
- * player_days set, 003), and the 100 M data set has ten times the players of the 10 M one.
+ * with instead: funnels read each player's hourly bounds (funnel_step_hours, 034) and the step
+ * events of the players those leave open (windowFunnel over funnel_steps, 027); exact retention
+ * reads each player's active days (the player_days set, 003), and the 100 M data set has ten
+ * times the players of the 10 M one.
  */
 const NOT_ROLLUP_SERVED = new Map([
-  ['funnels', 'step events'],
+  ['funnels', 'player-hours of the steps'],
   ['retention', 'players × active days'],
 ]);
 const LOADED_CEILINGS = { heatmap: 300, insights: 300 };
