@@ -146,7 +146,7 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
         ['c', 'a', 'd', 'b'],
         ['a', 'a'],
       ])
-        for (const windowSeconds of [60, 600, 86_400])
+        for (const windowSeconds of [60, 600, 3_600, 86_400])
           for (const filter of filters)
             for (const undecidedLimit of [FUNNEL_UNDECIDED_LIMIT, 0]) {
               const q = { projectId, steps, windowSeconds, by, days: 30, ...filter, now: NOW };
@@ -156,8 +156,9 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
               const exact = sent.filter((text) =>
                 /FROM funnel_steps\s[\s\S]*event_name_hash IN \(cityHash64\(/.test(text),
               );
-              if (new Set(steps).size < steps.length) {
-                // A step list naming one event twice: no bounds, the whole funnel is exact.
+              if (new Set(steps).size < steps.length || windowSeconds < 3_600) {
+                // A step list naming one event twice, or a window under the bounds' hour: no
+                // bounds, the whole funnel is exact.
                 expect(sent.some((text) => text.includes('funnel_step_hours'))).toBe(false);
                 expect(exact).toHaveLength(1);
               } else {
@@ -198,7 +199,14 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
         at: new Date(hour.getTime() + second * 1000),
       })),
     );
-    const q = { projectId, steps: ['start', 'level'], windowSeconds: 600, by: 'player' as const, days: 7, now: NOW };
+    const q = {
+      projectId,
+      steps: ['start', 'level', 'finish'],
+      windowSeconds: 3_600,
+      by: 'player' as const,
+      days: 7,
+      now: NOW,
+    };
     const recorded = recordingClient(clickhouse);
     const fromRollups = await queryFunnel(recorded.client, q, 'rollups');
     const listed = recorded.sent.filter((text) => /FROM funnel_steps\s[\s\S]*player_hash IN \(\d/.test(text));
@@ -211,15 +219,17 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
     };
   };
 
-  it('a chain only between events inside an hour: the first and last of each step miss it, the hour marks do not', async () => {
-    // start at 0, 1500 and 3500 s, level at 1510: only 1500 → 1510 is within 600 s.
+  it('a chain through an hour’s middle event, over the hour’s end: the first and last events miss it, the hour marks do not', async () => {
+    // start at 10, 3000 and 3500 s (first 10, last 3500), level at 3200, finish at 3650 in the
+    // next hour: only start 3000 → level 3200 → finish 3650 chains within the hour's window.
     const { fromRollups, fromEvents, listed } = await journey([
-      ['start', 0],
-      ['start', 1500],
+      ['start', 10],
+      ['start', 3000],
+      ['level', 3200],
       ['start', 3500],
-      ['level', 1510],
+      ['finish', 3650],
     ]);
-    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1]);
+    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1, 1]);
     expect(fromRollups).toEqual(fromEvents);
     expect(listed).toHaveLength(1);
   });
@@ -230,6 +240,7 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
     const { fromRollups, fromFunnelSteps, listed } = await journey([
       ['start', 100],
       ['level', 100],
+      ['finish', 200],
     ]);
     expect(listed).toHaveLength(1);
     expect(fromRollups).toEqual(fromFunnelSteps);
@@ -239,9 +250,10 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
     const { fromRollups, fromEvents, listed } = await journey([
       ['start', 100],
       ['level', 160],
+      ['finish', 300],
       ['level', 4000],
     ]);
-    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1]);
+    expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1, 1]);
     expect(fromRollups).toEqual(fromEvents);
     expect(listed).toHaveLength(0);
   });
