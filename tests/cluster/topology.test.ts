@@ -88,7 +88,7 @@ describe('cluster topology', () => {
     expect(SHARD_OF_NODE).toEqual([1, 1, 2, 2]);
   });
 
-  it('answers insights and heatmaps through the API balancer from every shard', async () => {
+  it('answers insights, heatmaps and funnels through the API balancer from every shard', async () => {
     const headers = { 'x-api-key': tenant.keys.read ?? tenant.keys.full! };
     const form = new FormData();
     form.set('file', new Blob([renderWorldMapPng(200)], { type: 'image/png' }), 'cluster_map.png');
@@ -140,6 +140,17 @@ describe('cluster topology', () => {
         { timeoutMs: 60_000, what: `the heatmap (${view}) to count ${total} events` },
       );
     }
+
+    // A funnel reads funnel_step_hours' bounds, then funnel_steps for the players they leave open,
+    // both through the Distributed tables. A player's events here share their seconds (a tie,
+    // which the bounds always leave open): both queries run, and each of the 7 players entered.
+    const funnel = await fetch(
+      `${CLUSTER_API}/api/v1/projects/${tenant.projectId}/funnels?steps=spread&steps=redelivered&windowSeconds=3600&days=7`,
+      { headers },
+    );
+    expect(funnel.status).toBe(200);
+    const { data } = (await funnel.json()) as { data: { steps: { count: number }[] } };
+    expect(data.steps[0]!.count).toBe(7);
   });
 
   it('loses and duplicates nothing when a ClickHouse replica is killed with -9 under load', async () => {
