@@ -11,9 +11,15 @@
 -- Where the two meet the level is known; the other players (a few per thousand on the bench's
 -- data) are counted exactly from funnel_steps.
 --
--- Redelivery: min and max are idempotent, so an event stored twice (at-least-once delivery, or
--- the fill in 036 meeting the view) changes no bound; no ledger is needed. States collapse on
--- merge (AggregatingMergeTree); until then every row still holds real first and last events.
+-- Two rows per key, its first and its last event (`edge` 0 and 1), as plain times: a
+-- ReplacingMergeTree keeps the largest `keep`, the earliest time for a first and the latest for a
+-- last. Aggregate-function states (min/max) would say the same, but reading them back costs a
+-- state per row: measured on 60 M bench events, the bounds query took 225 ms on plain rows
+-- against 318 on states.
+--
+-- Redelivery: a first or last time is idempotent, so an event stored twice (at-least-once
+-- delivery, or the fill in 036 meeting the view) changes no bound; no ledger is needed. Rows
+-- collapse on merge; until then every row still holds a real event's time.
 -- Erasure: player_id is kept (and in the key, so two players sharing a hash never share a row);
 -- libs/analytics PLAYER_TABLES. Raw data: the same partition layout as funnel_steps, expired with
 -- it (the retention worker on 18.16, 035's TTL on modern servers).
@@ -28,9 +34,12 @@ CREATE TABLE IF NOT EXISTS funnel_step_hours (
   platform        String,
   build_id        String,
   source          Enum8('unspecified' = 0, 'player' = 1, 'automated' = 2),
-  first_seen      AggregateFunction(min, DateTime),
-  last_seen       AggregateFunction(max, DateTime)
+  -- 0: the hour's first event of the key, 1: its last
+  edge            UInt8,
+  seen            DateTime,
+  -- What the merge keeps the largest of: 4294967295 − time for a first, the time for a last.
+  keep            UInt32
 )
-ENGINE = AggregatingMergeTree()
+ENGINE = ReplacingMergeTree(keep)
 PARTITION BY (retention_days, toMonday(hour))
-ORDER BY (project_id, event_name_hash, player_hash, player_id, session_hash, hour, platform, build_id, source);
+ORDER BY (project_id, event_name_hash, player_hash, player_id, session_hash, hour, platform, build_id, source, edge);

@@ -159,13 +159,14 @@ async function exactLevels(
 type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
 
 /**
- * Each entity's level bounded from funnel_step_hours, whose rows hold the first and last time
- * each step event happened per entity and hour; an entity whose bounds meet has that level.
- *  - lower: windowFunnel over each row's first and last event. These are real events, so a
+ * Each entity's level bounded from funnel_step_hours, whose rows hold the first and the last
+ * time (edge 0, 1) each step event happened per entity and hour; an entity whose bounds meet
+ * has that level.
+ *  - lower: windowFunnel over those first and last events. These are real events, so a
  *    chain among them is a real chain. Times are packed as (t − from) × 16 + (steps − step): in
  *    one second a later step sorts first, so a tie never chains here, whatever order the exact
  *    query gives ties (sound), and the window × 16 keeps exactly the chains within the window.
- *  - upper: windowFunnel over (hour, step) marks packed as hour × 16 + step, with the window
+ *  - upper: windowFunnel over (hour, step) marks (the first-event rows) packed as hour × 16 + step, with the window
  *    widened to its whole hours plus one: every real chain is a chain of marks (steps of one
  *    hour in order, first and last hour at most ⌊window / 1 h⌋ + 1 apart).
  * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
@@ -187,16 +188,15 @@ async function boundedLevels(clickhouse: ClickHouseReader, q: FunnelQuery, undec
               FROM (
                 SELECT entity,
                        windowFunnel(${lowerWindow})(toDateTime((t - ${fromSeconds}) * ${STEP_SLOTS} + ${q.steps.length} - step), ${marks}) AS lower,
-                       windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, first) AS upper
+                       windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, edge = 0) AS upper
                   FROM (
                     SELECT ${key.key} AS entity, hour, transform(event_name_hash, [${names}], [${stepNumbers}], 0) AS step,
-                           toUInt32(finalizeAggregation(first_seen)) AS first_time, toUInt32(finalizeAggregation(last_seen)) AS last_time
+                           toUInt32(seen) AS t, edge
                       FROM funnel_step_hours
                      WHERE project_id = toUUID(${q.projectId}) AND hour >= ${from}
                        AND event_name_hash IN (${names})
                        AND ${key.present}${dimensionConditions(q)}
                   )
-                  ARRAY JOIN [first_time, last_time] AS t, [1, 0] AS first
                  GROUP BY entity
               )
           )
