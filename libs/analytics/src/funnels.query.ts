@@ -107,6 +107,8 @@ export async function queryFunnel(
   source: QuerySource = 'rollups',
   undecidedLimit = FUNNEL_UNDECIDED_LIMIT,
 ): Promise<FunnelResult> {
+  // One "now" for both queries: the bounds and the exact count must cover the same days.
+  q = { ...q, now: q.now ?? new Date() };
   const result = (rows: LevelRows): FunnelResult => ({
     by: q.by,
     windowSeconds: q.windowSeconds,
@@ -121,7 +123,7 @@ export async function queryFunnel(
 
 /**
  * Whether the hourly bounds can serve the funnel: a window of at least their hour (shorter, the
- * hour marks bound nothing: on the bench's data a 1-minute window left 77 % of the players open,
+ * hour marks bound little: on the bench's data a 1-minute window left 77 % of the players open,
  * and counting them by list cost more than the single exact query), and no event named twice
  * in the steps (an event is then two steps, which the bounds do not model).
  */
