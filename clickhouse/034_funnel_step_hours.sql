@@ -3,13 +3,13 @@
 --
 -- Why: an exact funnel runs windowFunnel over every step event of its range (funnel_steps,
 -- 027/029), and on 18.16 that stays above 500 ms at 100 M events (docs/performance.md). These
--- rows, ~1/10 of the events at the bench's density, bound each player's level from both sides:
+-- rows, ~2 per 10 events at the bench's density, bound each player's level from both sides:
 --  - below: windowFunnel over each row's first and last event, a subset of the real events, so
 --    every chain it finds is real;
 --  - above: windowFunnel over (hour, step) marks, steps in order inside an hour and the window
 --    widened to whole hours, so every real chain has a counterpart there.
--- Where the two meet the level is known; the other players (a few per thousand on the bench's
--- data) are counted exactly from funnel_steps.
+-- Where the two meet the level is known; the other players (about one per thousand on the
+-- bench's data) are counted exactly from funnel_steps.
 --
 -- Two rows per key, its first and its last event (`edge` 0 and 1), as plain times: a
 -- ReplacingMergeTree keeps the largest `keep`, the earliest time for a first and the latest for a
