@@ -19,6 +19,8 @@ export const FUNNEL_UNDECIDED_LIMIT = 5_000;
 const HOUR_SECONDS = 3_600;
 /** Times are packed with a step number below them: 4 bits, so at most 15 steps. */
 const STEP_SLOTS = 16;
+// A longer step list would overflow the packing silently: refuse to load instead.
+if (FUNNEL_LIMITS.maxSteps >= STEP_SLOTS) throw new Error('FUNNEL_LIMITS.maxSteps must stay below STEP_SLOTS');
 
 export type FunnelQuery = {
   projectId: string;
