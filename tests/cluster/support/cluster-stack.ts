@@ -49,6 +49,10 @@ export async function onEveryNode<T>(read: (node: ClickHouseWriter) => Promise<T
  * Waits until every node replicates every table of the test database with nothing queued. A
  * replica that was restarted serves its shard's reads through the Distributed tables before it
  * caught up (its old ZooKeeper session keeps it read-only for up to the session timeout, 30 s).
+ * An empty queue alone is not caught up: while a peer is not active again, the parts only it
+ * holds cannot be fetched yet. (Nor has a replica caught up that has not yet copied the shared
+ * log into its queue; the log pointers cannot tell that apart from an empty log, both 0, so the
+ * callers that need a replica's rows wait for the rows themselves.)
  */
 export async function waitReplicasConverged(): Promise<void> {
   await waitFor(
@@ -56,7 +60,9 @@ export async function waitReplicasConverged(): Promise<void> {
       const lagging = await onEveryNode(async (node) => {
         const [row] = await node.rows<{ lagging: string }>(
           sql`SELECT count() AS lagging FROM system.replicas
-               WHERE database = currentDatabase() AND (is_readonly OR queue_size > 0 OR is_session_expired)`,
+               WHERE database = currentDatabase()
+                 AND (is_readonly OR is_session_expired OR queue_size > 0
+                      OR active_replicas < total_replicas)`,
         );
         return Number(row?.lagging);
       });
