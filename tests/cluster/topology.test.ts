@@ -12,6 +12,7 @@ import {
   nodeWriter,
   onEveryNode,
   pidOf,
+  REPLICA_CATCH_UP,
   waitReplicasConverged,
 } from './support/cluster-stack.js';
 import { useClusterSuite } from './support/cluster-suite.js';
@@ -163,18 +164,12 @@ describe('cluster topology', () => {
     await waitReplicasConverged();
     await expectStoredExactly(clickhouse, tenant, 'replica_killed', accepted);
     // The restarted replica catches up with its shard: it fetches what it missed, within the
-    // wait (a part lost on it for good would keep the counts apart and fail here).
-    let counts: number[] = [];
-    await waitFor(
-      async () => {
-        counts = await Promise.all(NODE_PORTS.slice(0, 2).map((port) => localEventCount(port, tenant.projectId)));
-        return counts[0] === counts[1];
-      },
-      { timeoutMs: 120_000, intervalMs: 2_000, what: 'the restarted replica to hold its shard’s rows' },
-    ).catch((error: Error) => {
-      throw new Error(`${error.message} (rows on the shard’s replicas: ${counts.join(' and ')})`);
-    });
-    expect(counts[0]).toBeGreaterThan(0);
+    // poll (a part lost on it for good would keep the counts apart and fail here).
+    const shardOneReplicas = () =>
+      Promise.all(NODE_PORTS.slice(0, 2).map((port) => localEventCount(port, tenant.projectId)));
+    await expect
+      .poll(shardOneReplicas, REPLICA_CATCH_UP)
+      .toSatisfy(([first, second]) => first! > 0 && second === first);
   }, 400_000);
 
   it('loses and duplicates nothing when a Kafka broker is killed with -9 under load', async () => {

@@ -46,6 +46,12 @@ export async function onEveryNode<T>(read: (node: ClickHouseWriter) => Promise<T
 }
 
 /**
+ * How long a read that must see every replica's rows is polled (expect.poll's options): a
+ * restarted replica may still be fetching parts after waitReplicasConverged returned.
+ */
+export const REPLICA_CATCH_UP = { timeout: 120_000, interval: 2_000 } as const;
+
+/**
  * Waits until every node replicates every table of the test database with nothing queued. A
  * replica that was restarted serves its shard's reads through the Distributed tables before it
  * caught up (its old ZooKeeper session keeps it read-only for up to the session timeout, 30 s).
