@@ -21,7 +21,7 @@ const projectId = '00000000-0000-4000-8000-000000000001';
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
 const TWO_LEVEL_BY_KEYS_ONLY = /SETTINGS group_by_two_level_threshold_bytes = 0\s*$/;
 
-describe('grouping into few keys (bounded-grouping.ts)', () => {
+describe('grouping settings (bounded-grouping.ts)', () => {
   it.each([
     ['heatmap, Performance mode', { projectId, mapId: 'm', bounds, cellSize: 25, days: 7 }],
     ['heatmap, Events mode, 5 units', { projectId, mapId: 'm', bounds, cellSize: 5, days: 30, eventName: 'kill' }],
@@ -38,9 +38,22 @@ describe('grouping into few keys (bounded-grouping.ts)', () => {
     expect(query).toMatch(TWO_LEVEL_BY_KEYS_ONLY);
   });
 
-  it('funnels keep the memory rule: their per-player states are large', async () => {
+  it('funnels group two-level from 1,000 players on, in the bounds, the listed and the whole exact query', async () => {
     const q = { projectId, steps: ['a', 'b'], windowSeconds: 3600, by: 'player' as const, days: 30 };
-    const [query] = await sentSql((reader) => queryFunnel(reader, q));
-    expect(query).not.toContain('group_by_two_level_threshold_bytes');
+    // The bounds leave two players open (level −1), so the listed query runs too.
+    const sent: string[] = [];
+    const reader = {
+      rows: async (query: SqlFragment) => {
+        sent.push(renderSql(query, 'literals').query);
+        return sent.length === 1 ? [{ level: -1, entities: 2, undecided: ['11', '12'] }] : [];
+      },
+    } as unknown as ClickHouseReader;
+    await queryFunnel(reader, q);
+    const whole = await sentSql((r) => queryFunnel(r, { ...q, windowSeconds: 60 }));
+    expect([sent.length, whole.length]).toEqual([2, 1]);
+    for (const query of [...sent, ...whole]) {
+      expect(query).toMatch(/SETTINGS group_by_two_level_threshold = 1000\s*$/);
+      expect(query).not.toContain('group_by_two_level_threshold_bytes');
+    }
   });
 });

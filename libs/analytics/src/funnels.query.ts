@@ -1,4 +1,5 @@
 import { join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
+import { PER_ENTITY_GROUPING } from './bounded-grouping.js';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndWindow } from './time-window.js';
@@ -157,7 +158,8 @@ async function exactLevels(
              GROUP BY ${entity.key}
           )
          WHERE level > 0
-         GROUP BY level`);
+         GROUP BY level
+         ${PER_ENTITY_GROUPING}`);
 }
 
 type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
@@ -205,7 +207,8 @@ async function boundedLevels(clickhouse: ClickHouseReader, q: FunnelQuery, undec
               )
           )
          WHERE level != 0
-         GROUP BY level`,
+         GROUP BY level
+         ${PER_ENTITY_GROUPING}`,
   );
   const open = rows.find((r) => Number(r.level) === -1)?.undecided ?? [];
   return {
