@@ -4,13 +4,16 @@ import { compareBuilds } from './builds.query.js';
 import { queryFunnel } from './funnels.query.js';
 import { queryHeatmap } from './heatmap.query.js';
 
-/** The SQL each query sends, answered with no rows. */
-async function sentSql(run: (reader: ClickHouseReader) => Promise<unknown>): Promise<string[]> {
+/** The SQL each query sends, the n-th answered with `answer(n)` (no rows by default). */
+async function sentSql(
+  run: (reader: ClickHouseReader) => Promise<unknown>,
+  answer: (n: number) => unknown[] = () => [],
+): Promise<string[]> {
   const sent: string[] = [];
   const reader = {
     rows: async (query: SqlFragment) => {
       sent.push(renderSql(query, 'literals').query);
-      return [];
+      return answer(sent.length);
     },
   } as unknown as ClickHouseReader;
   await run(reader);
@@ -41,14 +44,11 @@ describe('grouping settings (bounded-grouping.ts)', () => {
   it('funnels group two-level from 1,000 players on, in the bounds, the listed and the whole exact query', async () => {
     const q = { projectId, steps: ['a', 'b'], windowSeconds: 3600, by: 'player' as const, days: 30 };
     // The bounds leave two players open (level −1), so the listed query runs too.
-    const sent: string[] = [];
-    const reader = {
-      rows: async (query: SqlFragment) => {
-        sent.push(renderSql(query, 'literals').query);
-        return sent.length === 1 ? [{ level: -1, entities: 2, undecided: ['11', '12'] }] : [];
-      },
-    } as unknown as ClickHouseReader;
-    await queryFunnel(reader, q);
+    const twoOpen = [{ level: -1, entities: 2, undecided: ['11', '12'] }];
+    const sent = await sentSql(
+      (r) => queryFunnel(r, q),
+      (n) => (n === 1 ? twoOpen : []),
+    );
     const whole = await sentSql((r) => queryFunnel(r, { ...q, windowSeconds: 60 }));
     expect([sent.length, whole.length]).toEqual([2, 1]);
     for (const query of [...sent, ...whole]) {
