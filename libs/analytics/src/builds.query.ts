@@ -1,5 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { BOUNDED_GROUPING } from './bounded-grouping.js';
+import { BOUNDED_GROUPING } from './grouping-settings.js';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import { BYTES_PER_MB } from './heatmap.query.js';
 import type { QuerySource } from './query-source.js';

@@ -1,5 +1,5 @@
 import { join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { PER_ENTITY_GROUPING } from './bounded-grouping.js';
+import { PER_ENTITY_GROUPING } from './grouping-settings.js';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndWindow } from './time-window.js';

@@ -1,5 +1,5 @@
 import { identifier, join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { BOUNDED_GROUPING } from './bounded-grouping.js';
+import { BOUNDED_GROUPING } from './grouping-settings.js';
 import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { HeatmapCell, MapBounds } from './heatmap.schema.js';

@@ -12,7 +12,8 @@ import { raw, type SqlFragment } from '@framedeck/clickhouse';
  * and then took ~130 ms instead of ~34 ms (direct SQL, docs/performance.md). Here
  * the number of keys decides (`group_by_two_level_threshold`, 100,000 keys, still applies).
  * Not for per-player grouping (funnels, retention): their states are large, and there the
- * memory rule pays (a 100 M funnel: 0.69 s with it, 0.83 s without).
+ * memory rule pays (a 100 M funnel: 0.69 s with it, 0.83 s without); funnels add a rule by keys
+ * too (PER_ENTITY_GROUPING, below).
  */
 export const BOUNDED_GROUPING: SqlFragment = raw('SETTINGS group_by_two_level_threshold_bytes = 0');
 

@@ -24,7 +24,7 @@ const projectId = '00000000-0000-4000-8000-000000000001';
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
 const TWO_LEVEL_BY_KEYS_ONLY = /SETTINGS group_by_two_level_threshold_bytes = 0\s*$/;
 
-describe('grouping settings (bounded-grouping.ts)', () => {
+describe('grouping settings (grouping-settings.ts)', () => {
   it.each([
     ['heatmap, Performance mode', { projectId, mapId: 'm', bounds, cellSize: 25, days: 7 }],
     ['heatmap, Events mode, 5 units', { projectId, mapId: 'm', bounds, cellSize: 5, days: 30, eventName: 'kill' }],
