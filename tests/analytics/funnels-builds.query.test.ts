@@ -140,6 +140,8 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
     ];
     let converted = 0;
     const paths = { boundsAlone: 0, boundsThenListed: 0, wholeFunnel: 0 };
+    // Each slice of the entities (two on 18.16) is bounded and counted on its own.
+    const { funnelSlices } = await clickhouse.engine();
     for (const by of FUNNEL_BY)
       for (const steps of [
         ['a', 'b', 'c'],
@@ -160,12 +162,15 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
                 // A step list naming one event twice, or a window under the bounds' hour: no
                 // bounds, the whole funnel is exact.
                 expect(sent.some((text) => text.includes('funnel_step_hours'))).toBe(false);
-                expect(exact).toHaveLength(1);
+                expect(exact).toHaveLength(funnelSlices);
               } else {
-                expect(sent[0]).toMatch(/FROM funnel_step_hours[\s\S]*event_name_hash IN \(cityHash64\(/);
+                const bounds = sent.filter((text) => text.includes('funnel_step_hours'));
+                expect(bounds).toHaveLength(funnelSlices);
+                for (const text of bounds)
+                  expect(text).toMatch(/FROM funnel_step_hours[\s\S]*event_name_hash IN \(cityHash64\(/);
                 const listed = exact.filter((text) => /_hash IN \(\d/.test(text));
                 if (exact.length === 0) paths.boundsAlone++;
-                else if (listed.length === 1) paths.boundsThenListed++;
+                else if (listed.length === exact.length) paths.boundsThenListed++;
                 else paths.wholeFunnel++;
                 // Over the limit (0 here) the open entities are not listed: the whole funnel is counted.
                 if (undecidedLimit === 0) expect(listed).toHaveLength(0);

@@ -13,7 +13,8 @@ export type FunnelBy = (typeof FUNNEL_BY)[number];
 
 /**
  * Entities the bounds leave open are counted exactly by listing their keys (~21 characters
- * each in the query text); past this many the whole funnel is counted exactly instead.
+ * each in the query text); past this many in a slice, the slice's whole funnel is counted
+ * exactly instead.
  */
 export const FUNNEL_UNDECIDED_LIMIT = 5_000;
 /** The bounds' bucket (funnel_step_hours, clickhouse/034). */
@@ -102,7 +103,10 @@ type LevelRows = Array<{ level: number; entities: number }>;
  * (clickhouse/034) bounds every entity's level (boundedLevels), and only the entities whose
  * bounds differ are counted exactly from funnel_steps, by id. Too many of them
  * (FUNNEL_UNDECIDED_LIMIT), or a funnel the bounds cannot serve, and the whole funnel is counted
- * from funnel_steps. `events` is the plain query the tests hold both equal to.
+ * from funnel_steps. Where the server gains by it (ServerEngine.funnelSlices: 18.16), the
+ * entities are split by key hash into slices, each counted that way, at once; an entity is in
+ * one slice, so the slices' levels add up. `events` is the plain query the tests hold both
+ * equal to.
  */
 export async function queryFunnel(
   clickhouse: ClickHouseReader,
@@ -117,11 +121,27 @@ export async function queryFunnel(
     windowSeconds: q.windowSeconds,
     steps: toSteps(q.steps, rows),
   });
-  if (source === 'events' || !boundable(q)) return result(await exactLevels(clickhouse, q, SOURCE[source]));
-  const bounds = await boundedLevels(clickhouse, q, undecidedLimit);
-  if (bounds.undecided === 'too many') return result(await exactLevels(clickhouse, q, SOURCE.rollups));
-  const counted = bounds.undecided.length > 0 ? await exactLevels(clickhouse, q, SOURCE.rollups, bounds.undecided) : [];
-  return result([...bounds.decided, ...counted]);
+  if (source === 'events') return result(await exactLevels(clickhouse, q, SOURCE.events));
+  // Concurrent queries over slices of the entities, where the server gains by it (ServerEngine).
+  const slices = entitySlices((await clickhouse.engine()).funnelSlices);
+  const levels = await Promise.all(slices.map((slice) => sliceLevels(clickhouse, q, slice, undecidedLimit)));
+  // toSteps adds up rows of the same level: one list of every slice's levels is enough.
+  return result(levels.flat());
+}
+
+/** The levels of the entities whose key hashes fall in `slice`, from the rollups. */
+async function sliceLevels(
+  clickhouse: ClickHouseReader,
+  q: FunnelQuery,
+  slice: EntitySlice,
+  undecidedLimit: number,
+): Promise<LevelRows> {
+  if (!boundable(q)) return exactLevels(clickhouse, q, SOURCE.rollups, { slice });
+  const bounds = await boundedLevels(clickhouse, q, undecidedLimit, slice);
+  if (bounds.undecided === 'too many') return exactLevels(clickhouse, q, SOURCE.rollups, { slice });
+  const counted =
+    bounds.undecided.length > 0 ? await exactLevels(clickhouse, q, SOURCE.rollups, { only: bounds.undecided }) : [];
+  return [...bounds.decided, ...counted];
 }
 
 /**
@@ -135,20 +155,23 @@ function boundable(q: FunnelQuery): boolean {
 }
 
 /**
- * Every entity's deepest level from its step events (windowFunnel), optionally only the
- * entities whose keys are listed (their hashes, as decimal strings from boundedLevels).
+ * Every entity's deepest level from its step events (windowFunnel); of the rollups, optionally
+ * only the entities whose keys are listed (their hashes, as decimal strings from boundedLevels)
+ * or fall in a slice.
  */
 async function exactLevels(
   clickhouse: ClickHouseReader,
   q: FunnelQuery,
   { table, range, nameColumn, stepName, entity: entities }: FunnelSource,
-  only?: readonly string[],
+  { only, slice }: { only?: readonly string[]; slice?: EntitySlice } = {},
 ): Promise<LevelRows> {
   const entity = entities[q.by];
   const steps = q.steps.map(stepName);
   const conditions = join(steps.map((step) => sql`${nameColumn} = ${step}`));
   // BigInt refuses anything but an integer: the keys go into the text as numbers.
-  const listed = only ? sql` AND ${entity.key} IN (${join(only.map((key) => sql`${BigInt(key)}`))})` : sql``;
+  const listed = only
+    ? sql` AND ${entity.key} IN (${join(only.map((key) => sql`${BigInt(key)}`))})`
+    : sliceCondition(entity.key, slice);
   return clickhouse.rows(sql`SELECT level, count() AS entities
           FROM (
             SELECT ${entity.key}, windowFunnel(${q.windowSeconds})(timestamp, ${conditions}) AS level
@@ -164,6 +187,25 @@ async function exactLevels(
 
 type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
 
+/** A range of the entities' 64-bit key hashes: from `from`, below `below` (to the end when absent). */
+export type EntitySlice = { from: bigint; below?: bigint };
+
+/** `count` equal, adjoining ranges covering every 64-bit hash. */
+export function entitySlices(count: number): EntitySlice[] {
+  const width = 2n ** 64n / BigInt(count);
+  return Array.from({ length: count }, (_, i) => ({
+    from: width * BigInt(i),
+    ...(i < count - 1 ? { below: width * BigInt(i + 1) } : {}),
+  }));
+}
+
+/** The condition on a UInt64 key hash that keeps the slice (none for the whole range). */
+function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFragment {
+  if (!slice) return sql``;
+  const above = slice.from > 0n ? sql` AND ${key} >= ${slice.from}` : sql``;
+  return slice.below === undefined ? above : sql`${above} AND ${key} < ${slice.below}`;
+}
+
 /**
  * Each entity's level bounded from funnel_step_hours, whose rows hold the first and the last
  * time (edge 0, 1) each step event happened per entity and hour; an entity whose bounds meet
@@ -177,7 +219,12 @@ type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
  *    hour in order, first and last hour at most ⌊window / 1 h⌋ + 1 apart).
  * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
  */
-async function boundedLevels(clickhouse: ClickHouseReader, q: FunnelQuery, undecidedLimit: number): Promise<Bounds> {
+async function boundedLevels(
+  clickhouse: ClickHouseReader,
+  q: FunnelQuery,
+  undecidedLimit: number,
+  slice: EntitySlice,
+): Promise<Bounds> {
   const from = lastDays(q.days, q.now).from;
   const { entity: entities, stepName } = SOURCE.rollups;
   const key = entities[q.by];
@@ -201,7 +248,7 @@ async function boundedLevels(clickhouse: ClickHouseReader, q: FunnelQuery, undec
                       FROM funnel_step_hours
                      WHERE project_id = toUUID(${q.projectId}) AND hour >= ${from}
                        AND event_name_hash IN (${names})
-                       AND ${key.present}${dimensionConditions(q)}
+                       AND ${key.present}${sliceCondition(key.key, slice)}${dimensionConditions(q)}
                   )
                  GROUP BY entity
               )

@@ -1,24 +1,8 @@
-import { renderSql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
 import { describe, expect, it } from 'vitest';
 import { compareBuilds } from './builds.query.js';
 import { queryFunnel } from './funnels.query.js';
 import { queryHeatmap } from './heatmap.query.js';
-
-/** The SQL each query sends, the n-th answered with `answer(n)` (no rows by default). */
-async function sentSql(
-  run: (reader: ClickHouseReader) => Promise<unknown>,
-  answer: (n: number) => unknown[] = () => [],
-): Promise<string[]> {
-  const sent: string[] = [];
-  const reader = {
-    rows: async (query: SqlFragment) => {
-      sent.push(renderSql(query, 'literals').query);
-      return answer(sent.length);
-    },
-  } as unknown as ClickHouseReader;
-  await run(reader);
-  return sent;
-}
+import { legacy, sentSql } from './sent-sql.testing.js';
 
 const projectId = '00000000-0000-4000-8000-000000000001';
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
@@ -41,16 +25,16 @@ describe('grouping settings (grouping-settings.ts)', () => {
     expect(query).toMatch(TWO_LEVEL_BY_KEYS_ONLY);
   });
 
-  it('funnels group two-level from 1,000 players on, in the bounds, the listed and the whole exact query', async () => {
+  it('funnels group two-level from 1,000 players on, in the bounds, the listed and the whole exact query of every slice', async () => {
     const q = { projectId, steps: ['a', 'b'], windowSeconds: 3600, by: 'player' as const, days: 30 };
-    // The bounds leave two players open (level −1), so the listed query runs too.
+    // The first slice's bounds leave two players open (level −1), so the listed query runs too.
     const twoOpen = [{ level: -1, entities: 2, undecided: ['11', '12'] }];
     const sent = await sentSql(
       (r) => queryFunnel(r, q),
       (n) => (n === 1 ? twoOpen : []),
     );
     const whole = await sentSql((r) => queryFunnel(r, { ...q, windowSeconds: 60 }));
-    expect([sent.length, whole.length]).toEqual([2, 1]);
+    expect([sent.length, whole.length]).toEqual([legacy.funnelSlices + 1, legacy.funnelSlices]);
     for (const query of [...sent, ...whole]) {
       expect(query).toMatch(/SETTINGS group_by_two_level_threshold = 1000\s*$/);
       expect(query).not.toContain('group_by_two_level_threshold_bytes');

@@ -8,6 +8,8 @@ describe('engineFromVersion', () => {
     expect(legacy.ddlSettings).toEqual({ allow_experimental_low_cardinality_type: 1 });
     // 18.16 knows no optimize_on_insert (it would refuse the insert) and merges nothing at insert.
     expect(legacy.rollupInsertSettings).toEqual({});
+    // One funnel query keeps 18.16's two cores half idle: two halves run at once.
+    expect(legacy.funnelSlices).toBe(2);
   });
 
   it('26.x takes query parameters, refuses the obsolete setting, and has access control', () => {
@@ -15,6 +17,7 @@ describe('engineFromVersion', () => {
     expect(modern).toMatchObject({ generation: 'modern', valueBinding: 'parameters', accessControl: true });
     expect(modern.ddlSettings).toEqual({});
     expect(modern.rollupInsertSettings).toEqual({ optimize_on_insert: 0 });
+    expect(modern.funnelSlices).toBe(1);
   });
 
   it('24.3 binds parameters but has no DEFINER views (the parser stays the only wall)', () => {

@@ -27,6 +27,16 @@ export type ServerEngine = {
    * against 14.0–16.6 with it (docs/performance.md).
    */
   rollupInsertSettings: Readonly<Record<string, number>>;
+  /**
+   * How many parts a funnel is counted in at once, each the entities whose key hash falls in its
+   * range, its bounds and then its exact count (libs/analytics funnels.query.ts). On 18.16 one
+   * funnel query keeps two cores barely busier than one (the bounds at 100 M events: 650 ms on
+   * two threads, 605–650 on one); two halves at once took the bounds from p50 564–815 ms to
+   * 376–394 and the exact count of the open players from 145–151 to 102–108 (docs/performance.md,
+   * "thirteenth run"). 26.7 uses both cores on one query: there the halves' bounds were slower
+   * (p50 338–409 against 294–345), so modern servers count a funnel whole.
+   */
+  funnelSlices: number;
   /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
   accessControl: boolean;
 };
@@ -42,6 +52,7 @@ export function engineFromVersion(version: string): ServerEngine {
     valueBinding: legacy ? 'literals' : 'parameters',
     ddlSettings: major < 19 ? { allow_experimental_low_cardinality_type: 1 } : {},
     rollupInsertSettings: major >= 21 ? { optimize_on_insert: 0 } : {},
+    funnelSlices: legacy ? 2 : 1,
     // SQL SECURITY DEFINER views arrived in 24.2; older modern servers keep the parser as the only wall.
     accessControl: major >= 25 || (major === 24 && Number.parseInt(version.split('.')[1] ?? '0', 10) >= 8),
   };

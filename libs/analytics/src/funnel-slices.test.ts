@@ -1,0 +1,80 @@
+import { engineFromVersion } from '@framedeck/clickhouse';
+import { describe, expect, it } from 'vitest';
+import { entitySlices, queryFunnel } from './funnels.query.js';
+import { legacy, sentSql } from './sent-sql.testing.js';
+
+const HALF = '9223372036854775808'; // 2^63
+const q = {
+  projectId: '00000000-0000-4000-8000-000000000001',
+  steps: ['a', 'b'],
+  windowSeconds: 3600,
+  by: 'player' as const,
+  days: 30,
+};
+const boundsOf = (sent: string[]) => sent.filter((text) => text.includes('FROM funnel_step_hours'));
+const exactOf = (sent: string[]) => sent.filter((text) => text.includes('FROM funnel_steps'));
+
+describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)', () => {
+  it('the slices adjoin and cover every 64-bit hash once', () => {
+    for (const count of [1, 2, 3, 8]) {
+      const slices = entitySlices(count);
+      expect(slices).toHaveLength(count);
+      expect(slices[0]!.from).toBe(0n);
+      // Each slice ends where the next begins; the last one is open, up to 2^64 − 1.
+      slices.slice(1).forEach((slice, i) => expect(slices[i]!.below).toBe(slice.from));
+      expect(slices.at(-1)!.below).toBeUndefined();
+      expect(slices.at(-1)!.from).toBeLessThan(2n ** 64n);
+    }
+  });
+
+  it('18.16: both halves of the player hashes are bounded at once', async () => {
+    // No answer until both bounds queries are sent: sent one after the other, the first would wait.
+    let bothSent!: () => void;
+    const gate = new Promise<void>((resolve) => (bothSent = resolve));
+    const held = async (n: number) => {
+      if (n === 2) bothSent();
+      const late = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the second half was not sent while the first ran')), 2_000),
+      );
+      await Promise.race([gate, late]);
+      return [];
+    };
+    const sent = await sentSql((reader) => queryFunnel(reader, q), held);
+    expect(legacy.funnelSlices).toBe(2);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toContain(`AND player_hash < ${HALF}`);
+    expect(sent[0]).not.toContain('player_hash >=');
+    expect(sent[1]).toContain(`AND player_hash >= ${HALF}`);
+    expect(sent[1]).not.toContain('player_hash <');
+  });
+
+  it("18.16: a half's open players are counted by their keys, a half with too many whole, within the half", async () => {
+    const open = (keys: string[]) => [{ level: -1, entities: keys.length, undecided: keys }];
+    // The first half leaves two players open, the second three: over a limit of two.
+    const answer = (n: number) => (n === 1 ? open(['11', '12']) : n === 2 ? open(['13', '14', '15']) : []);
+    const sent = await sentSql((reader) => queryFunnel(reader, q, 'rollups', 2), answer);
+    expect(boundsOf(sent)).toHaveLength(2);
+    const exact = exactOf(sent);
+    expect(exact).toHaveLength(2);
+    const listed = exact.find((text) => text.includes('player_hash IN ('));
+    expect(listed).toContain('player_hash IN (11, 12)');
+    const whole = exact.find((text) => !text.includes('player_hash IN ('));
+    expect(whole).toContain(`AND player_hash >= ${HALF}`);
+  });
+
+  it('18.16: a funnel the bounds cannot serve is counted exactly, half by half', async () => {
+    const sent = await sentSql((reader) => queryFunnel(reader, { ...q, windowSeconds: 60 }));
+    expect(boundsOf(sent)).toHaveLength(0);
+    expect(exactOf(sent).map((text) => text.match(/player_hash (<|>=) \d+/)?.[0])).toEqual([
+      `player_hash < ${HALF}`,
+      `player_hash >= ${HALF}`,
+    ]);
+  });
+
+  it('26.x: one bounds query over every player', async () => {
+    const sent = await sentSql((reader) => queryFunnel(reader, q), undefined, engineFromVersion('26.7.2.1'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/FROM funnel_step_hours/);
+    expect(sent[0]).not.toMatch(/player_hash (<|>=)/);
+  });
+});
