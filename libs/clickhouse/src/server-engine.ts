@@ -34,7 +34,8 @@ export type ServerEngine = {
    * two threads, 605–650 on one); two halves at once took the bounds from p50 564–815 ms to
    * 376–394 and the exact count of the open players from 145–151 to 102–108 (docs/performance.md,
    * "thirteenth run"). 26.7 uses both cores on one query: there the halves' bounds were slower
-   * (p50 338–409 against 294–345), so modern servers count a funnel whole.
+   * (p50 338–409 against 294–345), so modern servers count a funnel whole. Measured on two cores,
+   * on 18.16 and 26.7 only: the versions between go with their generation.
    */
   funnelSlices: number;
   /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
