@@ -110,8 +110,9 @@ async function reusableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
   const set = await latestDataSet(rows);
   if (!set || set.n < rows || set.age > 6 * 3600) return undefined;
-  // A set loaded without its rollups (EVENT_FED) serves only a run that reads none.
-  if (ROLLUPS_NEEDED && set.rolledUp !== set.n) return undefined;
+  // A set loaded without its rollups (EVENT_FED) serves only a run that reads none. The rollups
+  // may hold more than the set: the ingest phase adds rows of its own tag to the same project.
+  if (ROLLUPS_NEEDED && set.rolledUp < set.n) return undefined;
   return set.project;
 }
 /**
@@ -123,7 +124,7 @@ const CHUNK = 1_000_000;
 async function resumableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
   const set = await latestDataSet(rows);
-  const rollupsWhole = !ROLLUPS_NEEDED || set?.rolledUp === set?.n;
+  const rollupsWhole = !ROLLUPS_NEEDED || (set !== undefined && set.rolledUp >= set.n);
   const whole = set && set.n < rows && set.n % CHUNK === 0 && rollupsWhole && set.age < 6 * 3600;
   return whole ? set : undefined;
 }
