@@ -140,8 +140,11 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
     ];
     let converted = 0;
     const paths = { boundsAlone: 0, boundsThenListed: 0, wholeFunnel: 0 };
-    // Each slice of the entities (two on 18.16) is bounded and counted on its own.
-    const { funnelSlices } = await clickhouse.engine();
+    // Each slice of the entities (two on 18.16) is bounded and counted on its own, on its share
+    // of the server's threads (read from the server by the probe: 18.16 only).
+    const engine = await clickhouse.engine();
+    const { count: funnelSlices, threadsEach } = engine.funnelSlices;
+    expect(threadsEach === undefined).toBe(engine.generation === 'modern');
     for (const by of FUNNEL_BY)
       for (const steps of [
         ['a', 'b', 'c'],
@@ -154,6 +157,9 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
               const q = { projectId, steps, windowSeconds, by, days: 30, ...filter, now: NOW };
               const fromRollups = await queryFunnel(recorded.client, q, 'rollups', undecidedLimit);
               const sent = recorded.sent.splice(0);
+              // Every query of a slice runs on its share of the threads (the server takes the setting).
+              if (threadsEach !== undefined)
+                for (const text of sent) expect(text).toContain(`max_threads = ${threadsEach}`);
               // funnel_steps (027/029) is read by its sorting key, the steps' name hashes.
               const exact = sent.filter((text) =>
                 /FROM funnel_steps\s[\s\S]*event_name_hash IN \(cityHash64\(/.test(text),

@@ -40,7 +40,7 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
       return [];
     };
     const sent = await sentSql((reader) => queryFunnel(reader, q), held);
-    expect(legacy.funnelSlices).toBe(2);
+    expect(legacy.funnelSlices.count).toBe(2);
     expect(sent).toHaveLength(2);
     expect(sent[0]).toContain(`AND player_hash < ${HALF}`);
     expect(sent[0]).not.toContain('player_hash >=');
@@ -71,9 +71,26 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
     ]);
   });
 
+  it("18.16: every query of a half runs on the half's share of the server's threads", async () => {
+    const twoCores = engineFromVersion('18.16.1', 2);
+    const open = [{ level: -1, entities: 1, undecided: ['11'] }];
+    const bounded = await sentSql(
+      (reader) => queryFunnel(reader, q),
+      (n) => (n === 1 ? open : []),
+      twoCores,
+    );
+    const whole = await sentSql((reader) => queryFunnel(reader, { ...q, windowSeconds: 60 }), undefined, twoCores);
+    // Both bounds, the first half's listed count, and the two whole halves.
+    expect([boundsOf(bounded).length, exactOf(bounded).length, exactOf(whole).length]).toEqual([2, 1, 2]);
+    for (const text of [...bounded, ...whole]) expect(text).toMatch(/, max_threads = 1\s*$/);
+    // A server whose thread count is unknown keeps its default.
+    for (const text of await sentSql((reader) => queryFunnel(reader, q))) expect(text).not.toContain('max_threads');
+  });
+
   it('26.x: one bounds query over every player', async () => {
-    const sent = await sentSql((reader) => queryFunnel(reader, q), undefined, engineFromVersion('26.7.2.1'));
+    const sent = await sentSql((reader) => queryFunnel(reader, q), undefined, engineFromVersion('26.7.2.1', 2));
     expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain('max_threads');
     expect(sent[0]).toMatch(/FROM funnel_step_hours/);
     expect(sent[0]).not.toMatch(/player_hash (<|>=)/);
   });

@@ -1,5 +1,5 @@
 import { join, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { PER_ENTITY_GROUPING } from './grouping-settings.js';
+import { perEntityGrouping } from './grouping-settings.js';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import type { QuerySource } from './query-source.js';
 import { lastDays, projectAndWindow } from './time-window.js';
@@ -104,9 +104,9 @@ type LevelRows = Array<{ level: number; entities: number }>;
  * bounds differ are counted exactly from funnel_steps, by id. Too many of them
  * (FUNNEL_UNDECIDED_LIMIT), or a funnel the bounds cannot serve, and the whole funnel is counted
  * from funnel_steps. Where the server gains by it (ServerEngine.funnelSlices: 18.16), the
- * entities are split by key hash into slices, each counted that way, at once; an entity is in
- * one slice, so the slices' levels add up. `events` is the plain query the tests hold both
- * equal to.
+ * entities are split by key hash into slices, each counted that way, at once, each query on its
+ * share of the server's threads; an entity is in one slice, so the slices' levels add up.
+ * `events` is the plain query the tests hold both equal to.
  */
 export async function queryFunnel(
   clickhouse: ClickHouseReader,
@@ -123,7 +123,8 @@ export async function queryFunnel(
   });
   if (source === 'events') return result(await exactLevels(clickhouse, q, SOURCE.events));
   // Concurrent queries over slices of the entities, where the server gains by it (ServerEngine).
-  const slices = entitySlices((await clickhouse.engine()).funnelSlices);
+  const { count, threadsEach } = (await clickhouse.engine()).funnelSlices;
+  const slices = entitySlices(count, threadsEach);
   const levels = await Promise.all(slices.map((slice) => sliceLevels(clickhouse, q, slice, undecidedLimit)));
   // toSteps adds up rows of the same level: one list of every slice's levels is enough.
   return result(levels.flat());
@@ -140,7 +141,9 @@ async function sliceLevels(
   const bounds = await boundedLevels(clickhouse, q, undecidedLimit, slice);
   if (bounds.undecided === 'too many') return exactLevels(clickhouse, q, SOURCE.rollups, { slice });
   const counted =
-    bounds.undecided.length > 0 ? await exactLevels(clickhouse, q, SOURCE.rollups, { only: bounds.undecided }) : [];
+    bounds.undecided.length > 0
+      ? await exactLevels(clickhouse, q, SOURCE.rollups, { only: bounds.undecided, slice })
+      : [];
   return [...bounds.decided, ...counted];
 }
 
@@ -156,8 +159,8 @@ function boundable(q: FunnelQuery): boolean {
 
 /**
  * Every entity's deepest level from its step events (windowFunnel); of the rollups, optionally
- * only the entities whose keys are listed (their hashes, as decimal strings from boundedLevels)
- * or fall in a slice.
+ * only the entities whose keys are listed (their hashes, as decimal strings from boundedLevels:
+ * the slice then gives only its threads) or fall in a slice.
  */
 async function exactLevels(
   clickhouse: ClickHouseReader,
@@ -182,20 +185,24 @@ async function exactLevels(
           )
          WHERE level > 0
          GROUP BY level
-         ${PER_ENTITY_GROUPING}`);
+         ${perEntityGrouping(slice?.threads)}`);
 }
 
 type Bounds = { decided: LevelRows; undecided: readonly string[] | 'too many' };
 
-/** A range of the entities' 64-bit key hashes: from `from`, below `below` (to the end when absent). */
-export type EntitySlice = { from: bigint; below?: bigint };
+/**
+ * A range of the entities' 64-bit key hashes: from `from`, below `below` (to the end when absent),
+ * and the threads each of its queries may use (the server's default when absent).
+ */
+export type EntitySlice = { from: bigint; below?: bigint; threads?: number };
 
 /** `count` equal, adjoining ranges covering every 64-bit hash. */
-export function entitySlices(count: number): EntitySlice[] {
+export function entitySlices(count: number, threads?: number): EntitySlice[] {
   const width = 2n ** 64n / BigInt(count);
   return Array.from({ length: count }, (_, i) => ({
     from: width * BigInt(i),
     ...(i < count - 1 ? { below: width * BigInt(i + 1) } : {}),
+    ...(threads !== undefined ? { threads } : {}),
   }));
 }
 
@@ -255,7 +262,7 @@ async function boundedLevels(
           )
          WHERE level != 0
          GROUP BY level
-         ${PER_ENTITY_GROUPING}`,
+         ${perEntityGrouping(slice.threads)}`,
   );
   const open = rows.find((r) => Number(r.level) === -1)?.undecided ?? [];
   return {

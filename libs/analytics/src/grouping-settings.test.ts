@@ -34,7 +34,7 @@ describe('grouping settings (grouping-settings.ts)', () => {
       (n) => (n === 1 ? twoOpen : []),
     );
     const whole = await sentSql((r) => queryFunnel(r, { ...q, windowSeconds: 60 }));
-    expect([sent.length, whole.length]).toEqual([legacy.funnelSlices + 1, legacy.funnelSlices]);
+    expect([sent.length, whole.length]).toEqual([legacy.funnelSlices.count + 1, legacy.funnelSlices.count]);
     for (const query of [...sent, ...whole]) {
       expect(query).toMatch(/SETTINGS group_by_two_level_threshold = 1000\s*$/);
       expect(query).not.toContain('group_by_two_level_threshold_bytes');

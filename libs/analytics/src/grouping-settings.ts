@@ -13,19 +13,25 @@ import { raw, type SqlFragment } from '@framedeck/clickhouse';
  * the number of keys decides (`group_by_two_level_threshold`, 100,000 keys, still applies).
  * Not for per-player grouping (funnels, retention): their states are large, and there the
  * memory rule pays (a 100 M funnel: 0.69 s with it, 0.83 s without); funnels add a rule by keys
- * too (PER_ENTITY_GROUPING, below).
+ * too (perEntityGrouping, below).
  */
 export const BOUNDED_GROUPING: SqlFragment = raw('SETTINGS group_by_two_level_threshold_bytes = 0');
 
 /**
  * The SETTINGS clause of a query that groups into one key per player or session, each holding
- * an event list (funnels' windowFunnel): two-level from 1,000 keys on.
+ * an event list (funnels' windowFunnel): two-level from 1,000 keys on, and on `threads` threads
+ * when given (a funnel counted in slices at once shares the server's: ServerEngine.funnelSlices).
  *
- * Why: with a single-level table each thread aggregates its share of the rows, then one thread
- * merges the tables, which for windowFunnel means appending and sorting every player's events
- * again, and converts the results. A two-level table (256 buckets) is merged and converted bucket
- * by bucket on every thread. Measured on the bench's 100 M events (50,000 players, direct SQL,
- * median of 7, 2026-11-29): the funnel bounds query 359 → 265 ms, the whole exact funnel 558 →
- * 533. Under 1,000 keys the table stays single-level (nothing to share between threads).
+ * Why two-level: with a single-level table each thread aggregates its share of the rows, then
+ * one thread merges the tables, which for windowFunnel means appending and sorting every
+ * player's events again, and converts the results. A two-level table (256 buckets) is merged and
+ * converted bucket by bucket on every thread. Measured on the bench's 100 M events (50,000
+ * players, direct SQL, median of 7, 2026-11-29): the funnel bounds query 359 → 265 ms, the whole
+ * exact funnel 558 → 533. Under 1,000 keys the table stays single-level (nothing to share
+ * between threads).
  */
-export const PER_ENTITY_GROUPING: SqlFragment = raw('SETTINGS group_by_two_level_threshold = 1000');
+export function perEntityGrouping(threads?: number): SqlFragment {
+  // An integer by type and by check: it goes into the text as it is.
+  const share = threads !== undefined && Number.isInteger(threads) && threads > 0 ? `, max_threads = ${threads}` : '';
+  return raw(`SETTINGS group_by_two_level_threshold = 1000${share}`);
+}

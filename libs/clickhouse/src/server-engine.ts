@@ -28,21 +28,31 @@ export type ServerEngine = {
    */
   rollupInsertSettings: Readonly<Record<string, number>>;
   /**
-   * How many parts a funnel is counted in at once, each the entities whose key hash falls in its
-   * range, its bounds and then its exact count (libs/analytics funnels.query.ts). On 18.16 one
-   * funnel query keeps two cores barely busier than one (the bounds at 100 M events: 650 ms on
-   * two threads, 605–650 on one); two halves at once took the bounds from p50 564–815 ms to
-   * 376–394 and the exact count of the open players from 145–151 to 102–108 (docs/performance.md,
-   * "thirteenth run"). 26.7 uses both cores on one query: there the halves' bounds were slower
-   * (p50 338–409 against 294–345), so modern servers count a funnel whole. Measured on two cores,
-   * on 18.16 and 26.7 only: the versions between go with their generation.
+   * How a funnel is counted: in `count` parts at once, each the entities whose key hash falls in
+   * its range (its bounds, then its exact count: libs/analytics funnels.query.ts), each query on
+   * `threadsEach` threads (the server's own number when absent).
+   *
+   * On 18.16 one funnel query shares its threads' work poorly: on one machine the bounds at
+   * 100 M events took 650 ms on two threads against 605–650 on one, and two halves at once
+   * (each on two threads) brought them to p50 376–394. On another the halves on two threads
+   * each were slower than the whole (p50 298–321 against 267–270 ms, wall time of direct SQL),
+   * and on one thread each faster on both: 235–263 there, 527–560 against 594–701 on the first.
+   * So 18.16 counts in two halves and gives each half its share of the server's threads (one
+   * on two cores), never more threads in all than one query would use. 26.7 uses both cores on
+   * one query: there the halves' bounds were slower (p50 338–409 against 294–345), so modern
+   * servers count a funnel whole. Measured on two cores (docs/performance.md, "thirteenth" and
+   * "fourteenth run"); the versions between go with their generation.
    */
-  funnelSlices: number;
+  funnelSlices: { count: number; threadsEach?: number };
   /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
   accessControl: boolean;
 };
 
-export function engineFromVersion(version: string): ServerEngine {
+/**
+ * `serverThreads`: the server's max_threads for FrameDeck's user (ServerEngineProbe), where
+ * known; without it each slice runs on the server's default.
+ */
+export function engineFromVersion(version: string, serverThreads?: number): ServerEngine {
   const major = Number.parseInt(version.split('.')[0] ?? '', 10);
   if (!Number.isInteger(major)) throw new Error(`unexpected ClickHouse version: ${JSON.stringify(version)}`);
   const legacy = major < 20;
@@ -53,13 +63,28 @@ export function engineFromVersion(version: string): ServerEngine {
     valueBinding: legacy ? 'literals' : 'parameters',
     ddlSettings: major < 19 ? { allow_experimental_low_cardinality_type: 1 } : {},
     rollupInsertSettings: major >= 21 ? { optimize_on_insert: 0 } : {},
-    funnelSlices: legacy ? 2 : 1,
+    funnelSlices: legacy ? shareThreads(2, serverThreads) : { count: 1 },
     // SQL SECURITY DEFINER views arrived in 24.2; older modern servers keep the parser as the only wall.
     accessControl: major >= 25 || (major === 24 && Number.parseInt(version.split('.')[1] ?? '0', 10) >= 8),
   };
 }
 
-/** Asks the server its version once per client; a failed look-up is not remembered. */
+/** `count` slices, each with an equal share of the server's threads (at least one). */
+function shareThreads(count: number, serverThreads: number | undefined): ServerEngine['funnelSlices'] {
+  if (serverThreads === undefined) return { count };
+  return { count, threadsEach: Math.max(1, Math.floor(serverThreads / count)) };
+}
+
+/**
+ * max_threads as system.settings shows it: "2" on 18.16, "auto(2)" on modern servers; undefined
+ * when it reads neither way.
+ */
+export function threadsFromSetting(value: string | undefined): number | undefined {
+  const threads = Number(value?.match(/\d+/)?.[0]);
+  return Number.isInteger(threads) && threads > 0 ? threads : undefined;
+}
+
+/** Asks the server its version and thread count once per client; a failed look-up is not remembered. */
 export class ServerEngineProbe {
   private pending: Promise<ServerEngine> | undefined;
 
@@ -68,9 +93,13 @@ export class ServerEngineProbe {
   get(): Promise<ServerEngine> {
     if (!this.pending) {
       this.pending = this.client
-        .query({ query: 'SELECT version() AS version', format: 'JSONEachRow' })
-        .then((result) => result.json<{ version: string }>())
-        .then(([row]) => engineFromVersion(row?.version ?? ''));
+        .query({
+          // max_threads as this user's profile and the server's cores make it.
+          query: `SELECT version() AS version, (SELECT value FROM system.settings WHERE name = 'max_threads') AS max_threads`,
+          format: 'JSONEachRow',
+        })
+        .then((result) => result.json<{ version: string; max_threads?: string }>())
+        .then(([row]) => engineFromVersion(row?.version ?? '', threadsFromSetting(row?.max_threads)));
       this.pending.catch(() => (this.pending = undefined));
     }
     return this.pending;
