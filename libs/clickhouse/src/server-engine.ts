@@ -32,16 +32,16 @@ export type ServerEngine = {
    * its range (its bounds, then its exact count: libs/analytics funnels.query.ts), each query on
    * `threadsEach` threads (the server's own number when absent).
    *
-   * On 18.16 one funnel query shares its threads' work poorly: on one machine the bounds at
-   * 100 M events took 650 ms on two threads against 605–650 on one, and two halves at once
-   * (each on two threads) brought them to p50 376–394. On another the halves on two threads
-   * each were slower than the whole (p50 298–321 against 267–270 ms, wall time of direct SQL),
-   * and on one thread each faster on both: 235–263 there, 527–560 against 594–701 on the first.
+   * On 18.16 one funnel query shares its threads' work poorly. Bounds query at 100 M events,
+   * two cores, wall time of direct SQL:
+   *  - first machine: whole 564–815 ms; two halves at once, two threads each, 376–394; one
+   *    thread each, 527–560 against 594–701 for two in a later pair of runs;
+   *  - second machine: whole 267–270; two threads each 298–321 (slower); one thread each 235–263.
    * So 18.16 counts in two halves and gives each half its share of the server's threads (one
    * on two cores), never more threads in all than one query would use. 26.7 uses both cores on
-   * one query: there the halves' bounds were slower (p50 338–409 against 294–345), so modern
-   * servers count a funnel whole. Measured on two cores (docs/performance.md, "thirteenth" and
-   * "fourteenth run"); the versions between go with their generation.
+   * one query and counts whole: there halves were slower on both machines (whole 191–210, one
+   * thread each 240–246, two each 241–250). Measured on two cores (docs/performance.md,
+   * "thirteenth" and "fourteenth run"); the versions between go with their generation.
    */
   funnelSlices: { count: number; threadsEach?: number };
   /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
