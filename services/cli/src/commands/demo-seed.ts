@@ -27,6 +27,8 @@ export type DemoSeedOptions = {
   progress?: (line: string) => void;
   /** Called with a newly created ci key before any event is sent, so a retry can reuse it. */
   onCiKey?: (key: string) => void;
+  /** Where the demo's days end instead of now: tests pin it to get the same events in every run. */
+  endTimeMs?: number;
 };
 
 /** Uploads the demo map, creates a ci key unless `project.keys.ci` is given, and sends the demo's events. */
@@ -49,6 +51,7 @@ export async function seedDemoProject(project: DemoProject, options: DemoSeedOpt
       mapId: DEMO.mapId,
       rate: undefined,
       seed: DEMO.seed,
+      endTimeMs: options.endTimeMs,
     },
     options.progress,
   );

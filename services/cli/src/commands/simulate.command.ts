@@ -24,6 +24,8 @@ export type SimulateOptions = {
   minutes: number;
   /** Days of a live game ending now (simulateLiveGame): releases, cycles, returning players. */
   days?: number | undefined;
+  /** Where those days end instead of now (ms since the epoch): the same events in every run. */
+  endTimeMs?: number | undefined;
   ingestUrl: string;
   mapId: string;
   /** events per second; unlimited when undefined */
@@ -147,7 +149,13 @@ export async function simulate(
             minutes: options.minutes,
             mapId: options.mapId,
           })
-        : simulateLiveGame({ seed: options.seed, players: options.players, days: options.days, mapId: options.mapId });
+        : simulateLiveGame({
+            seed: options.seed,
+            players: options.players,
+            days: options.days,
+            mapId: options.mapId,
+            ...(options.endTimeMs !== undefined ? { endTimeMs: options.endTimeMs } : {}),
+          });
     const describeProgress = progressLine(options);
     let chunk: TelemetryEventInput[] = [];
     const sendChunk = async () => {
