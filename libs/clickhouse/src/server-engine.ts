@@ -33,10 +33,12 @@ export type ServerEngine = {
    * `threadsEach` threads (the server's own number when absent).
    *
    * On 18.16 one funnel query shares its threads' work poorly. Bounds query at 100 M events,
-   * two cores, wall time of direct SQL:
-   *  - first machine: whole 564–815 ms; two halves at once, two threads each, 376–394; one
-   *    thread each, 527–560 against 594–701 for two in a later pair of runs;
-   *  - second machine: whole 267–270; two threads each 298–321 (slower); one thread each 235–263.
+   * two cores, direct SQL:
+   *  - first machine (p50 over HTTP): whole 564–815 ms; two halves at once, two threads each,
+   *    376–394; in a later pair of runs, wall time of both halves, one thread each 527–560
+   *    against 594–701 for two;
+   *  - second machine (wall time of both halves sent at once, median of 9): whole 267–270; two
+   *    threads each 298–321 (slower); one thread each 235–263.
    * So 18.16 counts in two halves and gives each half its share of the server's threads (one
    * on two cores), never more threads in all than one query would use. 26.7 uses both cores on
    * one query and counts whole: there halves were slower on both machines (whole 191–210, one

@@ -154,7 +154,7 @@ export async function simulate(
             players: options.players,
             days: options.days,
             mapId: options.mapId,
-            ...(options.endTimeMs !== undefined ? { endTimeMs: options.endTimeMs } : {}),
+            endTimeMs: options.endTimeMs,
           });
     const describeProgress = progressLine(options);
     let chunk: TelemetryEventInput[] = [];
