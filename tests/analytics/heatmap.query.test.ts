@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouseWriter, type ClickHouseReader } from '@framedeck/clickhouse';
+import { createClickHouseReader, createClickHouseWriter, sql, type ClickHouseReader } from '@framedeck/clickhouse';
 import { queryHeatmap, reportedQuantile, type HeatmapQuery } from '@framedeck/analytics';
 import { testConfig } from '../support/stack.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
@@ -202,6 +202,31 @@ describe('heatmap cells', () => {
     expect(await cells({ zMin: 1, zMax: 5 })).toEqual([[-87.5, 1]]);
     expect(await cells({ zMin: 0, zMax: 0 })).toEqual([[-87.5, 2]]);
     expect(await cells({ zMin: 10 })).toEqual([]);
+  });
+
+  it("the service's reader reads rollups through the uncompressed cache (READ_SETTINGS)", async () => {
+    const reader = createClickHouseReader(testConfig.clickhouse);
+    try {
+      const setting = await reader.rows<{ value: string }>(
+        sql`SELECT value FROM system.settings WHERE name = 'use_uncompressed_cache'`,
+      );
+      expect(setting).toEqual([{ value: '1' }]);
+      // The server's counter (the admin reads it): a repeated heatmap finds its blocks there.
+      const hits = async () =>
+        Number(
+          (
+            await clickhouse.rows<{ hits: number }>(
+              sql`SELECT sum(value) AS hits FROM system.events WHERE event = 'UncompressedCacheHits'`,
+            )
+          )[0]?.hits,
+        );
+      const before = await hits();
+      const first = await query({ eventName: 'kill' }, reader);
+      expect(await query({ eventName: 'kill' }, reader)).toEqual(first);
+      expect(await hits()).toBeGreaterThan(before);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('an unknown map or project has no cells', async () => {

@@ -13,8 +13,19 @@ type Settings = Readonly<Record<string, string | number>>;
  *   privilege without a second account), while settings like the one below stay allowed.
  * - JSON numbers for 64-bit integers: ClickHouse quotes them by default (so JavaScript cannot
  *   lose precision); our counts stay far below 2^53, and callers want numbers.
+ * - The uncompressed cache (`use_uncompressed_cache`, off in the server's default profile): the
+ *   analytics read the same small rollup ranges again and again, and a range spread over many
+ *   parts costs a compressed block per column and part to decompress, most of it rows of other
+ *   maps or names. Kept decompressed (infra/clickhouse/config.xml sizes the cache), such a read
+ *   costs less, and its cost grows less with the parts a table holds. ClickHouse skips the cache
+ *   for reads over `merge_tree_max_rows_to_use_cache` rows (1,048,576), so scans of raw events do
+ *   not evict the rollups. Measured: docs/performance.md, fifteenth run.
  */
-export const READ_SETTINGS: Settings = { readonly: 2, output_format_json_quote_64bit_integers: 0 };
+export const READ_SETTINGS: Settings = {
+  readonly: 2,
+  output_format_json_quote_64bit_integers: 0,
+  use_uncompressed_cache: 1,
+};
 
 export type RowsWithTotals<T> = { data: T[]; totals: T | undefined; rowsBeforeLimit: number };
 
