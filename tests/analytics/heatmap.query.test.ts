@@ -102,6 +102,32 @@ describe('heatmap cells', () => {
     expect(cells[0]!.avg_fps).toBe(45);
   });
 
+  it('Performance mode without any frame time weighs by event count, on both sources', async () => {
+    const fpsOnly = randomUUID();
+    const sample = { projectId: fpsOnly, mapId: 'arena', at, fps: 50 };
+    await insertEvents(clickhouse, [
+      { ...sample, position: [-100, 0] },
+      { ...sample, position: [-99, 1] },
+      { ...sample, position: [-98, 2] },
+      { ...sample, position: [-99, 3] },
+      { ...sample, position: [0, 30] },
+    ]);
+    for (const source of ['rollups', 'events'] as const) {
+      const cells = await queryHeatmap(
+        clickhouse,
+        { projectId: fpsOnly, mapId: 'arena', bounds, cellSize: 25, days: 7, now: NOW },
+        source,
+      );
+      expect(
+        cells.map((c) => [c.x, c.y, c.event_count, c.weight, c.avg_frame_time, c.avg_fps]),
+        source,
+      ).toEqual([
+        [-87.5, 12.5, 4, 1, 0, 50],
+        [12.5, 37.5, 1, 0.25, 0, 50],
+      ]);
+    }
+  });
+
   it('p99 and hitch shares: tails of 100 frame samples', async () => {
     const tails = randomUUID();
     // 89 frames of 10 ms, 7 of 40 ms (hitches over 33.3 ms), 4 of 60 ms (over 50 ms too): the

@@ -3,7 +3,7 @@ import type { ClickHouseConfig } from '@framedeck/config';
 import { openServiceConnection, type ClickHouseClient } from './connection.js';
 import { retryRead } from './retry.js';
 import { ServerEngineProbe, type ServerEngine } from './server-engine.js';
-import { renderSql, type SqlFragment } from './sql.js';
+import { renderSql, sql, type SqlFragment } from './sql.js';
 
 type Settings = Readonly<Record<string, string | number>>;
 
@@ -68,6 +68,23 @@ export class ClickHouseReader {
       totals: (body as { totals?: T }).totals,
       rowsBeforeLimit: body.rows_before_limit_at_least ?? body.data.length,
     };
+  }
+
+  /**
+   * One SELECT's rows as ClickHouse writes them in JSONEachRow (a JSON object per line), never
+   * parsed here: for answers that go to an HTTP client as they are. A 40,000-cell heatmap is 9 MB
+   * of JSON; parsing it into objects and serialising them again cost the API more than the query
+   * (docs/performance.md, sixteenth run). The server finishes the query before it answers
+   * (`wait_end_of_query`), so a failing query is an error here, never a cut answer, and a broken
+   * pooled connection is retried like any read.
+   */
+  jsonLines(query: SqlFragment): Promise<Buffer> {
+    return retryRead(async () => {
+      const request = await this.request(sql`${query} FORMAT JSONEachRow`, { wait_end_of_query: 1 });
+      const chunks: Buffer[] = [];
+      for await (const chunk of (await this.client.exec(request)).stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
   }
 
   /**
