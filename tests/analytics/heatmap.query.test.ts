@@ -128,6 +128,38 @@ describe('heatmap cells', () => {
     }
   });
 
+  it('centres of a wide grid: 200 cells along x, cells past 127 included, on both sources', async () => {
+    const wide = randomUUID();
+    const wideBounds = {
+      worldMinX: 0,
+      worldMinY: 0,
+      worldMaxX: 1000,
+      worldMaxY: 1000,
+      worldMinZ: null,
+      worldMaxZ: null,
+    };
+    await insertEvents(clickhouse, [
+      { projectId: wide, mapId: 'wide', at, position: [3, 3], frameTimeMs: 10 },
+      { projectId: wide, mapId: 'wide', at, position: [702, 3], frameTimeMs: 10 },
+      { projectId: wide, mapId: 'wide', at, position: [1000, 999], frameTimeMs: 10 },
+    ]);
+    for (const source of ['rollups', 'events'] as const) {
+      const cells = await queryHeatmap(
+        clickhouse,
+        { projectId: wide, mapId: 'wide', bounds: wideBounds, cellSize: 5, days: 7, now: NOW },
+        source,
+      );
+      expect(
+        cells.map((c) => [c.x, c.y]),
+        source,
+      ).toEqual([
+        [2.5, 2.5],
+        [702.5, 2.5],
+        [997.5, 997.5],
+      ]);
+    }
+  });
+
   it('p99 and hitch shares: tails of 100 frame samples', async () => {
     const tails = randomUUID();
     // 89 frames of 10 ms, 7 of 40 ms (hitches over 33.3 ms), 4 of 60 ms (over 50 ms too): the

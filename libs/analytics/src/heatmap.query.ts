@@ -369,9 +369,12 @@ export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource): SqlFragme
       : byCount;
   // z: the middle of the heights as written (Float32's shortest decimal), as a client computes it.
   const asWritten = (name: GroupedColumn) => `toFloat64(toString(${field(name)}))`;
+  // Unsigned: the rollups' cell key is an Int64, and ClickHouse types a signed value modulo an
+  // unsigned one like a signed divisor (Int8 for nx = 200): an x index past 127 would wrap.
+  const cell = `toUInt64(${field('cell')})`;
   const output: [keyof HeatmapCell, string][] = [
-    ['x', centre(`${field('cell')} % ${nx}`, b.worldMinX)],
-    ['y', centre(`intDiv(${field('cell')}, ${nx})`, b.worldMinY)],
+    ['x', centre(`${cell} % ${nx}`, b.worldMinX)],
+    ['y', centre(`intDiv(${cell}, ${nx})`, b.worldMinY)],
     ['weight', weight],
     ['event_count', field('event_count')],
     ['avg_fps', zeroWhenNone('avg_fps')],
