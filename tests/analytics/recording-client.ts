@@ -8,10 +8,10 @@ export function recordingClient(reader: ClickHouseReader): { client: ClickHouseR
   const sent: string[] = [];
   const recording = new Proxy(reader, {
     get(target, property) {
-      if (property === 'rows' || property === 'rowsWithTotals') {
+      if (property === 'rows' || property === 'rowsWithTotals' || property === 'jsonLines') {
         return (query: SqlFragment) => {
           sent.push(query.text);
-          return property === 'rows' ? target.rows(query) : target.rowsWithTotals(query);
+          return target[property](query);
         };
       }
       const value: unknown = Reflect.get(target, property);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellCentre, cellIndex, cellsAlong } from './heatmap.query.js';
+import { cellCentre, cellIndex, cellsAlong, withWeights } from './heatmap.query.js';
 import { toSteps } from './funnels.query.js';
 import { toCohorts } from './retention.query.js';
 
@@ -13,6 +13,43 @@ describe('heatmap grid maths', () => {
     expect(cellIndex(100, -100, 100, 25)).toBe(7);
     expect(cellCentre(0, -100, 25)).toBe(-87.5);
     expect(cellCentre(7, -100, 25)).toBe(87.5);
+  });
+});
+
+describe('heatmap weights (withWeights)', () => {
+  // Lines as heatmapCellsSql has ClickHouse write them: the weight holds avg_frame_time.
+  const lines = (...rows: [frameTime: number, count: number][]) =>
+    Buffer.from(rows.map(([f, n], i) => `{"weight":${f},"event_count":${n},"x":${i},"s":"é"}\n`).join(''));
+  const weigh = (text: Buffer, by: 'frameTime' | 'count') =>
+    (JSON.parse(withWeights(text, by).toString('latin1')) as { weight: number; event_count: number; x: number }[]).map(
+      (c) => [c.weight, c.event_count, c.x],
+    );
+
+  it('Performance mode: avg_frame_time / the largest, the rest of each line kept', () => {
+    expect(weigh(lines([10, 4], [40, 1], [0, 9]), 'frameTime')).toEqual([
+      [0.25, 4, 0],
+      [1, 1, 1],
+      [0, 9, 2],
+    ]);
+  });
+
+  it('Events mode, or no cell with a frame time: event_count / the largest', () => {
+    expect(weigh(lines([10, 4], [40, 1]), 'count')).toEqual([
+      [1, 4, 0],
+      [0.25, 1, 1],
+    ]);
+    expect(weigh(lines([0, 4], [0, 1]), 'frameTime')).toEqual([
+      [1, 4, 0],
+      [0.25, 1, 1],
+    ]);
+  });
+
+  it('no cells: an empty array; a line not shaped by heatmapCellsSql is an error', () => {
+    expect(withWeights(Buffer.alloc(0), 'count').toString()).toBe('[]');
+    expect(() => withWeights(Buffer.from('{"event_count":1,"weight":2}\n'), 'count')).toThrow(/not a heatmap row/);
+    expect(() => withWeights(Buffer.from('{"weight":1,"event_count":"1","x":0}\n'), 'count')).toThrow(
+      /not a heatmap row/,
+    );
   });
 });
 

@@ -106,20 +106,27 @@ export function hasZSlice(q: Pick<HeatmapQuery, 'zMin' | 'zMax'>): boolean {
  * Heatmap cells of one map, from the cell rollup when the map's grid lines up with the
  * rollup's (see servedByRollup), else from the events.
  */
-export function queryHeatmap(
+export async function queryHeatmap(
   clickhouse: ClickHouseReader,
   q: HeatmapQuery,
   source: QuerySource = 'rollups',
 ): Promise<HeatmapCell[]> {
-  return clickhouse.rows<HeatmapCell>(heatmapCellsSql(q, heatmapSource(q, source)));
+  return JSON.parse((await heatmapJson(clickhouse, q, source)).toString('utf8')) as HeatmapCell[];
 }
 
 /**
- * The same cells as JSON lines (a HeatmapCell per line, as ClickHouse writes them), for the API
- * to send without parsing and serialising them again (ClickHouseReader.jsonLines says why).
+ * The same cells as a JSON array, bytes ready to send: ClickHouse writes each cell whole but
+ * for its weight, which needs the largest cell value (withWeights fills it in). Parsing 10,000
+ * to 40,000 cells into objects and serialising them again cost the API more than the query
+ * (docs/performance.md, sixteenth run).
  */
-export function heatmapJsonLines(clickhouse: ClickHouseReader, q: HeatmapQuery): Promise<Buffer> {
-  return clickhouse.jsonLines(heatmapCellsSql(q, heatmapSource(q, 'rollups')));
+export async function heatmapJson(
+  clickhouse: ClickHouseReader,
+  q: HeatmapQuery,
+  source: QuerySource = 'rollups',
+): Promise<Buffer> {
+  const lines = await clickhouse.jsonLines(heatmapCellsSql(q, heatmapSource(q, source)));
+  return withWeights(lines, q.eventName === undefined ? 'frameTime' : 'count');
 }
 
 /**
@@ -299,107 +306,83 @@ function rollupAxis(
   };
 }
 
-/** What the inner grouping gives per cell, in the order of the tuple the outer query reads. */
-const GROUPED_COLUMNS = [
-  'cell',
-  'event_count',
-  'avg_fps',
-  'avg_frame_time',
-  'avg_memory',
-  'avg_gpu_time',
-  'p95_frame_time',
-  'p99_frame_time',
-  'hitch_share_33ms',
-  'hitch_share_50ms',
-  'z_min',
-  'z_max',
-] as const;
-type GroupedColumn = (typeof GROUPED_COLUMNS)[number];
-/** Grouped only for includeZ. */
-const HEIGHT_COLUMNS: readonly GroupedColumn[] = ['z_min', 'z_max'];
-
 /**
- * The cells' statistics, over either source (CELL_AGGREGATES), one row per non-empty cell. The
- * plain query reads the events table without FINAL: duplicates exist only between a Kafka
+ * The heatmap's cells (HeatmapCell, ordered by y, then x) over either source (CELL_AGGREGATES),
+ * one JSON line each as ClickHouse writes it: centres, the 0 of an average without samples
+ * (ClickHouse writes their NaN as null), with includeZ the height range and its middle. Each line
+ * starts `{"weight":<avg_frame_time>,"event_count":<n>,`: the weight's inputs, in the place and
+ * order withWeights reads them. The query stays flat: on 18.16 each level of subquery costs
+ * ~4 ms of analysis per request, more than the per-cell work it would take from withWeights.
+ * The plain query reads the events table without FINAL: duplicates exist only between a Kafka
  * redelivery and the next background merge (rare, and bounded to a batch), while FINAL would
  * make every heatmap several times slower.
- * NOTE: avgIf over no matching value is nan, which ClickHouse's JSON writes as null.
  * Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per value
  * cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
  */
-function groupedCells(q: HeatmapQuery, source: QuerySource): SqlFragment {
+export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource): SqlFragment {
   const { cell, from } = cellSelection(q, source);
   const a = CELL_AGGREGATES[source];
-  return sql`SELECT ${cell} AS cell,
+  const b = q.bounds;
+  const nx = cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize);
+  const zeroWhenNone = (average: string) => `if(isNaN(round(${average}, 3)), 0, round(${average}, 3))`;
+  // cellCentre's formula, in the same order of operations (the same doubles). Unsigned: the
+  // rollups' cell key is an Int64, and ClickHouse types a signed value modulo an unsigned one
+  // like a signed divisor (Int8 for nx = 200): an x index past 127 would wrap.
+  const centre = (index: string, min: number) => `${literal(min)} + (${index} + 0.5) * ${q.cellSize}`;
+  // z: the middle of the heights as written (Float32's shortest decimal), as a client computes it.
+  const heights = q.includeZ
+    ? `,\n(toFloat64(toString(z_min)) + toFloat64(toString(z_max))) / 2 AS z, ${a.zMin} AS z_min, ${a.zMax} AS z_max`
+    : '';
+  return sql`SELECT ${raw(zeroWhenNone(a.frameTimeMean))} AS weight,
               ${raw(a.events)} AS event_count,
-              round(${raw(a.fps)}, 3) AS avg_fps,
-              round(${raw(a.frameTimeMean)}, 3) AS avg_frame_time,
-              round(${raw(a.memoryBytes)} / ${BYTES_PER_MB}, 3) AS avg_memory,
+              ${raw(centre(`toUInt64(cell) % ${nx}`, b.worldMinX))} AS x,
+              ${raw(centre(`intDiv(toUInt64(cell), ${nx})`, b.worldMinY))} AS y,
+              ${raw(zeroWhenNone(a.fps))} AS avg_fps,
+              ${raw(zeroWhenNone(a.frameTimeMean))} AS avg_frame_time,
+              ${raw(zeroWhenNone(`${a.memoryBytes} / ${BYTES_PER_MB}`))} AS avg_memory,
               round(${raw(a.gpuTime)}, 3) AS avg_gpu_time,
-              ${frameTailColumns(source)}${q.includeZ ? raw(`, ${a.zMin} AS z_min, ${a.zMax} AS z_max`) : sql``}
+              ${frameTailColumns(source)}${raw(heights)}
          FROM ${from}
-        GROUP BY cell`;
+        GROUP BY ${cell} AS cell
+        ORDER BY cell
+        ${BOUNDED_GROUPING}`;
 }
 
+const ROW_START = '{"weight":';
+const COUNT_KEY = '"event_count":';
+
 /**
- * The heatmap's answer (HeatmapCell, ordered by y, then x), shaped in ClickHouse: centres,
- * the 0..1 weight, 0 for averages without samples (ClickHouse writes their NaN as null), and
- * with includeZ the height range and its middle. One query serves the objects the alert
- * evaluator and the tests read and the JSON lines the API sends as they are.
- *
- * The weight needs the largest cell value, known only once every cell is grouped: the cells are
- * gathered into one array (as tuples: groupArray would skip a null column's values), which
- * gives the maximum, and ARRAY JOIN turns it back into rows, sorted by cell (an aggregation's
- * input order is not kept on every engine). This costs ~8 ms on a 10,000-cell answer, ~20 on
- * 40,000, against the 30–170 ms of parsing and serialising those cells in the API.
+ * The cells' JSON array with each weight filled in (0..1): avg_frame_time / the largest in
+ * Performance mode (hot = slow) unless no cell has a frame time, else event_count / the
+ * largest. `lines` are heatmapCellsSql's, whose weight holds the cell's avg_frame_time; only
+ * that number and event_count are read from each line, the rest is copied byte for byte (latin1
+ * maps each byte to one character and back).
  */
-export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource): SqlFragment {
-  const b = q.bounds;
-  const columns = GROUPED_COLUMNS.filter((c) => q.includeZ || !HEIGHT_COLUMNS.includes(c));
-  const field = (name: GroupedColumn) => `tupleElement(c, ${columns.indexOf(name) + 1})`;
-  const zeroWhenNone = (name: GroupedColumn) => `if(isNaN(${field(name)}), 0, ${field(name)})`;
-  const nx = cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize);
-  // cellCentre's formula, in the same order of operations (the same doubles).
-  const centre = (index: string, min: number) => `${literal(min)} + (${index} + 0.5) * ${q.cellSize}`;
-  // Performance mode weighs by frame time (hot = slow) unless no cell has one; Events mode by count.
-  const byCount = `if(top_count > 0, ${field('event_count')} / top_count, 0)`;
-  const weight =
-    q.eventName === undefined
-      ? `if(top_frame_time > 0, ${zeroWhenNone('avg_frame_time')} / top_frame_time, ${byCount})`
-      : byCount;
-  // z: the middle of the heights as written (Float32's shortest decimal), as a client computes it.
-  const asWritten = (name: GroupedColumn) => `toFloat64(toString(${field(name)}))`;
-  // Unsigned: the rollups' cell key is an Int64, and ClickHouse types a signed value modulo an
-  // unsigned one like a signed divisor (Int8 for nx = 200): an x index past 127 would wrap.
-  const cell = `toUInt64(${field('cell')})`;
-  const output: [keyof HeatmapCell, string][] = [
-    ['x', centre(`${cell} % ${nx}`, b.worldMinX)],
-    ['y', centre(`intDiv(${cell}, ${nx})`, b.worldMinY)],
-    ['weight', weight],
-    ['event_count', field('event_count')],
-    ['avg_fps', zeroWhenNone('avg_fps')],
-    ['avg_frame_time', zeroWhenNone('avg_frame_time')],
-    ['avg_memory', zeroWhenNone('avg_memory')],
-    ['avg_gpu_time', field('avg_gpu_time')],
-    ['p95_frame_time', field('p95_frame_time')],
-    ['p99_frame_time', field('p99_frame_time')],
-    ['hitch_share_33ms', field('hitch_share_33ms')],
-    ['hitch_share_50ms', field('hitch_share_50ms')],
-  ];
-  if (q.includeZ) {
-    output.push(
-      ['z', `(${asWritten('z_min')} + ${asWritten('z_max')}) / 2`],
-      ['z_min', field('z_min')],
-      ['z_max', field('z_max')],
-    );
+export function withWeights(lines: Buffer, by: 'frameTime' | 'count'): Buffer {
+  const text = lines.toString('latin1');
+  const rows: { start: number; end: number; afterWeight: number; frameTime: number; count: number }[] = [];
+  let topFrameTime = 0;
+  let topCount = 0;
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf('\n', start);
+    const afterWeight = text.indexOf(',', start);
+    const countAt = afterWeight + 1 + COUNT_KEY.length;
+    const frameTime = Number(text.slice(start + ROW_START.length, afterWeight));
+    const count = Number(text.slice(countAt, text.indexOf(',', countAt)));
+    const wellFormed = text.startsWith(ROW_START, start) && text.startsWith(COUNT_KEY, afterWeight + 1);
+    if (!wellFormed || end === -1 || !Number.isFinite(frameTime) || !Number.isFinite(count)) {
+      throw new Error(`not a heatmap row (weight and count first): ${text.slice(start, start + 80)}`);
+    }
+    rows.push({ start, end, afterWeight, frameTime, count });
+    topFrameTime = Math.max(topFrameTime, frameTime);
+    topCount = Math.max(topCount, count);
+    start = end + 1;
   }
-  return sql`SELECT ${raw(output.map(([name, expression]) => `${expression} AS ${name}`).join(',\n       '))}
-    FROM (SELECT arraySort(c -> tupleElement(c, 1), groupArray((${raw(columns.join(', '))}))) AS cells,
-                 max(if(isNaN(avg_frame_time), 0, avg_frame_time)) AS top_frame_time,
-                 max(event_count) AS top_count
-            FROM (${groupedCells(q, source)}))
-    ARRAY JOIN cells AS c
-    ${BOUNDED_GROUPING}`;
+  const byFrameTime = by === 'frameTime' && topFrameTime > 0;
+  const weightOf = (r: (typeof rows)[number]) =>
+    byFrameTime ? r.frameTime / topFrameTime : topCount > 0 ? r.count / topCount : 0;
+  const cells = rows.map((r) => `${ROW_START}${weightOf(r)}${text.slice(r.afterWeight, r.end)}`);
+  return Buffer.from(`[${cells.join(',')}]`, 'latin1');
 }
 
 /**

@@ -14,12 +14,16 @@ export async function sentSql(
   engine = legacy,
 ): Promise<string[]> {
   const sent: string[] = [];
+  const send = async (query: SqlFragment) => {
+    sent.push(renderSql(query, 'literals').query);
+    return answer(sent.length);
+  };
   const reader = {
     engine: async () => engine,
-    rows: async (query: SqlFragment) => {
-      sent.push(renderSql(query, 'literals').query);
-      return answer(sent.length);
-    },
+    rows: send,
+    // The same rows as JSON lines, as ClickHouse writes them.
+    jsonLines: async (query: SqlFragment) =>
+      Buffer.from((await send(query)).map((row) => `${JSON.stringify(row)}\n`).join('')),
   } as unknown as ClickHouseReader;
   await run(reader);
   return sent;

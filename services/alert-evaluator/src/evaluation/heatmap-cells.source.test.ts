@@ -4,23 +4,25 @@ import { heatmapCellSource } from './heatmap-cells.source.js';
 
 describe('heatmapCellSource', () => {
   it('turns the heatmap\'s "0 = no sample" averages into null and hitch shares into percent', async () => {
-    // One grid cell row as ClickHouse returns it: fps and GPU time never sampled there; 1 frame
-    // in 8 over 33.3 ms, none over 50 ms (0 is a measurement, not "no data").
+    // One grid cell as ClickHouse writes the heatmap's rows (libs/analytics heatmapCellsSql: the
+    // weight's inputs first, fps and GPU time never sampled there; 1 frame in 8 over 33.3 ms,
+    // none over 50 ms: 0 is a measurement, not "no data").
+    const line = {
+      weight: 20,
+      event_count: 4,
+      x: 12.5,
+      y: 37.5,
+      avg_fps: 0,
+      avg_frame_time: 20,
+      avg_memory: 512,
+      avg_gpu_time: null,
+      p95_frame_time: 38,
+      p99_frame_time: 41.5,
+      hitch_share_33ms: 0.125,
+      hitch_share_50ms: 0,
+    };
     const clickhouse = {
-      rows: async () => [
-        // cell = cy × (cells along x) + cx: cy 1 × 4 + cx 0
-        {
-          cell: 4,
-          event_count: 4,
-          avg_fps: null,
-          avg_frame_time: 20,
-          avg_memory: 512,
-          avg_gpu_time: null,
-          p99_frame_time: 41.5,
-          hitch_share_33ms: 0.125,
-          hitch_share_50ms: 0,
-        },
-      ],
+      jsonLines: async () => Buffer.from(`${JSON.stringify(line)}\n`),
     } as unknown as ClickHouseReader;
     const cells = await heatmapCellSource(clickhouse)({
       projectId: '0b7c4f3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
