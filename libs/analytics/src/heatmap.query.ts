@@ -381,8 +381,19 @@ export function withWeights(lines: Buffer, by: 'frameTime' | 'count'): Buffer {
   const byFrameTime = by === 'frameTime' && topFrameTime > 0;
   const weightOf = (r: (typeof rows)[number]) =>
     byFrameTime ? r.frameTime / topFrameTime : topCount > 0 ? r.count / topCount : 0;
-  const cells = rows.map((r) => `${ROW_START}${weightOf(r)}${text.slice(r.afterWeight, r.end)}`);
-  return Buffer.from(`[${cells.join(',')}]`, 'latin1');
+  // Written into one buffer: each row's weight, then its bytes after the weight, copied.
+  const weights = rows.map((r) => `${ROW_START}${weightOf(r)}`);
+  const commas = Math.max(rows.length - 1, 0);
+  const size = rows.reduce((n, r, i) => n + weights[i]!.length + (r.end - r.afterWeight), '[]'.length + commas);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write('[', 0, 'latin1');
+  rows.forEach((r, i) => {
+    if (i > 0) at += out.write(',', at, 'latin1');
+    at += out.write(weights[i]!, at, 'latin1');
+    at += lines.copy(out, at, r.afterWeight, r.end);
+  });
+  out.write(']', at, 'latin1');
+  return out;
 }
 
 /**
