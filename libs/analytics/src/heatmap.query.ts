@@ -117,7 +117,7 @@ export async function queryHeatmap(
 /**
  * The same cells as a JSON array, bytes ready to send: ClickHouse writes each cell whole but
  * for its weight, which needs the largest cell value (withWeights fills it in). Parsing 10,000
- * to 40,000 cells into objects and serialising them again cost the API more than the query
+ * to 40,000 cells into objects and serialising them again cost the API ~30 to 130–170 ms
  * (docs/performance.md, sixteenth run).
  */
 export async function heatmapJson(
