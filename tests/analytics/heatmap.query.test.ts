@@ -287,6 +287,20 @@ describe('heatmap cells', () => {
     }
   });
 
+  it("the service's reader: JSON lines of a query that fails after its first megabytes are an error, not a cut answer", async () => {
+    const reader = createClickHouseReader(testConfig.clickhouse);
+    try {
+      // Rows past the server's response buffer before the failure: without wait_end_of_query the
+      // first blocks would already be on their way as a 200.
+      const failingLate = sql`SELECT number, throwIf(number = 400000) AS failed FROM system.numbers LIMIT 500000`;
+      await expect(reader.jsonLines(failingLate)).rejects.toThrow(/throwIf|FUNCTION_THROW_IF_VALUE_IS_NON_ZERO/i);
+      const lines = await reader.jsonLines(sql`SELECT number FROM system.numbers LIMIT 3`);
+      expect(lines.toString()).toBe('{"number":0}\n{"number":1}\n{"number":2}\n');
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('an unknown map or project has no cells', async () => {
     expect(
       await queryHeatmap(clickhouse, {
