@@ -72,7 +72,7 @@ export class ClickHouseReader {
 
   /**
    * One SELECT's rows as ClickHouse writes them in JSONEachRow (a JSON object per line), never
-   * parsed here: for answers that go to an HTTP client as they are. A 40,000-cell heatmap is 9 MB
+   * parsed here: for answers that go to an HTTP client unparsed. A 40,000-cell heatmap is 9 MB
    * of JSON; parsing it into objects and serialising them again cost the API 130–170 ms on these
    * two cores (docs/performance.md, sixteenth run). The server finishes the query before it answers
    * (`wait_end_of_query`), so a failing query is an error here, never a cut answer, and a broken
