@@ -292,12 +292,6 @@ if (process.env.BENCH_REUSE === '0' || (!(await kept(BASE_ROWS)) && !(await kept
 const small = await loadProject(BASE_ROWS);
 const large = ROWS > BASE_ROWS ? await loadProject(ROWS) : undefined;
 
-/**
- * Waits (at most BENCH_MERGE_WAIT_SECONDS, default 600) until ClickHouse has no merge running in
- * the bench database, and returns the active parts per table. Right after a load, the rollups
- * hold one part per insert and every key once per part: a query then merges as many states as
- * there were inserts, which is the load's shape, not the steady state a live system reaches.
- */
 const ask = async (query) => (await clickhouse.query({ query, format: 'JSONEachRow' })).json();
 const mergesRunning = async () =>
   Number((await ask(`SELECT count() AS merges FROM system.merges WHERE database = currentDatabase()`))[0].merges);
@@ -318,6 +312,12 @@ async function untilNoMerges(seconds = Number(process.env.BENCH_MERGE_WAIT_SECON
   }
 }
 
+/**
+ * The active parts per table, once no merge runs (untilNoMerges: at most
+ * BENCH_MERGE_WAIT_SECONDS, default 600). Right after a load, the rollups hold one part per
+ * insert and every key once per part: a query then merges as many states as there were inserts,
+ * which is the load's shape, not the steady state a live system reaches.
+ */
 async function settledParts() {
   await untilNoMerges();
   const parts = await ask(`SELECT table, toUInt32(count()) AS parts FROM system.parts

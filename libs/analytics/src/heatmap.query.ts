@@ -360,7 +360,7 @@ const COUNT_KEY = '"event_count":';
  */
 export function withWeights(lines: Buffer, by: 'frameTime' | 'count'): Buffer {
   const text = lines.toString('latin1');
-  const rows: { start: number; end: number; afterWeight: number; frameTime: number; count: number }[] = [];
+  const rows: { end: number; afterWeight: number; frameTime: number; count: number }[] = [];
   let topFrameTime = 0;
   let topCount = 0;
   for (let start = 0; start < text.length;) {
@@ -373,7 +373,7 @@ export function withWeights(lines: Buffer, by: 'frameTime' | 'count'): Buffer {
     if (!wellFormed || end === -1 || !Number.isFinite(frameTime) || !Number.isFinite(count)) {
       throw new Error(`not a heatmap row (weight and count first): ${text.slice(start, start + 80)}`);
     }
-    rows.push({ start, end, afterWeight, frameTime, count });
+    rows.push({ end, afterWeight, frameTime, count });
     topFrameTime = Math.max(topFrameTime, frameTime);
     topCount = Math.max(topCount, count);
     start = end + 1;
