@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateClickHouse, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { migrateClickHouse, sql, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { HEATMAP_DAYS, queryHeatmap } from '@framedeck/analytics';
 import { ownClickHouseDatabase, type OwnDatabase } from '../support/own-database.js';
 import { ARENA_BOUNDS } from './api-helpers.js';
@@ -8,32 +8,39 @@ import { insertEvents } from './event-fixtures.js';
 import { RANDOM_TELEMETRY_NAMES, randomTelemetry } from './random-telemetry.fixture.js';
 import { namesTable, recordingClient } from './recording-client.js';
 
-// The finer heatmap overviews are added to databases that already hold events, and filled by
+// The heatmap overviews are added to databases that already hold events, or rebuilt there, by
 // their migrations: clickhouse/030 and 031 (the 5-unit overviews of Performance and Events mode,
-// filled from the stored 5-unit cells) and 033 (the 10-unit Events overview, filled from 031's
-// rows). Each case upgrades a database migrated up to the first of them that holds events,
-// inserts more after the upgrade (they reach the overviews through their views), and requires
-// every unfiltered 5- and 10-unit heatmap of either mode, now read from its overview, to equal
-// the plain query over events.
+// filled from the stored 5-unit cells), 033 (the 10-unit Events overview, filled from 031's rows)
+// and 037 (the 25-unit overview copied into 1,024-row granules and swapped in by name). Each case
+// upgrades a database migrated up to the first of them that holds events, inserts more after the
+// upgrade (they reach the overviews through their views: after 037's swap, only if the views
+// write to the new tables), and requires every unfiltered 5-, 10- and 25-unit heatmap of either
+// mode, read from its overview, to equal the plain query over events.
 // Dates are recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
 
 /** The overview (daily and weekly tables) an unfiltered heatmap of this cell size and mode reads. */
 function overviewOf(cellSize: number, eventName: string | undefined): string[] {
   const table =
-    eventName === undefined
-      ? 'rollup_heatmap_overview_5'
-      : cellSize === 10
-        ? 'rollup_heatmap_overview_10_events'
-        : 'rollup_heatmap_overview_5_events';
+    cellSize === 25
+      ? OVERVIEW_25
+      : eventName === undefined
+        ? 'rollup_heatmap_overview_5'
+        : cellSize === 10
+          ? 'rollup_heatmap_overview_10_events'
+          : 'rollup_heatmap_overview_5_events';
   return [table, `${table}_weekly`];
 }
+
+/** Both modes' 25-unit overview: the default heatmaps' (037 gives it small granules). */
+const OVERVIEW_25 = 'rollup_heatmap_overview_25';
 
 /** Performance mode (no name) and Events mode for each of the fixture's names. */
 const MODES = [{ eventName: undefined }, ...RANDOM_TELEMETRY_NAMES.map((eventName) => ({ eventName }))];
 
 describe.each([
   { migrations: '030, 031 and 033', migratedBefore: 30 },
-  { migrations: '033', migratedBefore: 33 },
+  { migrations: '033 and 037', migratedBefore: 33 },
+  { migrations: '037', migratedBefore: 37 },
 ])('$migrations on a database with heatmap events', ({ migratedBefore }) => {
   let database: OwnDatabase | undefined;
   let clickhouse: ClickHouseWriter;
@@ -53,10 +60,10 @@ describe.each([
   });
 
   it.each(MODES)(
-    'serves unfiltered 5- and 10-unit heatmaps ($eventName) from the filled overview, equal to the events',
+    'serves unfiltered 5-, 10- and 25-unit heatmaps ($eventName) from the upgraded overviews, equal to the events',
     async ({ eventName }) => {
       let cells = 0;
-      for (const cellSize of [5, 10]) {
+      for (const cellSize of [5, 10, 25]) {
         const recorded = recordingClient(clickhouse);
         for (const days of HEATMAP_DAYS) {
           const q = { projectId, mapId: 'arena', bounds: ARENA_BOUNDS, cellSize, days, eventName, includeZ: true, now };
@@ -71,4 +78,14 @@ describe.each([
       expect(cells).toBeGreaterThan(eventName === undefined ? 200 : 50);
     },
   );
+
+  it('keeps the 25-unit overview in 1,024-row granules, with no table of the swap left over', async () => {
+    const tables = await clickhouse.rows<{ name: string; engine_full: string }>(
+      sql`SELECT name, engine_full FROM system.tables
+           WHERE database = currentDatabase() AND name LIKE ${`${OVERVIEW_25}%`} AND engine LIKE '%MergeTree'
+           ORDER BY name`,
+    );
+    expect(tables.map((t) => t.name)).toEqual([OVERVIEW_25, `${OVERVIEW_25}_weekly`]);
+    for (const table of tables) expect(table.engine_full, table.name).toMatch(/index_granularity = 1024\b/);
+  });
 });
