@@ -4,7 +4,13 @@ import { renderWorldMapPng, WORLD } from '@framedeck/sender';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Tenant } from '../ingest/ingest-harness.js';
 import { waitFor } from '../support/wait.js';
-import { expectStoredExactly, ingest as ingestAs, sampleBatch, steadyLoad } from './support/cluster-load.js';
+import {
+  expectStoredExactly,
+  ingest as ingestAs,
+  sampleBatch,
+  steadyLoad,
+  storedEvents,
+} from './support/cluster-load.js';
 import { CLUSTER_API } from './support/cluster-env.js';
 import {
   clusterScript,
@@ -43,13 +49,6 @@ async function localEventCount(port: number, projectId: string): Promise<number>
   }
 }
 
-async function storedEvents(projectId: string): Promise<{ rows: number; distinct: number }> {
-  const [row] = await clickhouse.rows<{ rows: string; distinct: string }>(
-    sql`SELECT count() AS rows, uniqExact(event_id) AS distinct FROM events FINAL WHERE project_id = ${projectId}`,
-  );
-  return { rows: Number(row?.rows ?? 0), distinct: Number(row?.distinct ?? 0) };
-}
-
 const ingest = (body: Buffer, idempotencyKey?: ReturnType<typeof randomUUID>) => ingestAs(tenant, body, idempotencyKey);
 
 describe('cluster topology', () => {
@@ -74,7 +73,7 @@ describe('cluster topology', () => {
     expect(await ingest(body, key)).toBe(202);
     expect(await ingest(body, key)).toBe(202);
 
-    await waitFor(async () => (await storedEvents(tenant.projectId)).distinct === 550, {
+    await waitFor(async () => (await storedEvents(clickhouse, tenant.projectId)).distinct === 550, {
       timeoutMs: 120_000,
       what: '550 events in the Distributed table',
     });
@@ -82,7 +81,9 @@ describe('cluster topology', () => {
     // rows (CI: 550 seen, then 446): the count is asserted once every replica caught up, polled
     // as in cluster-load.ts's expectStoredExactly.
     await waitReplicasConverged();
-    await expect.poll(() => storedEvents(tenant.projectId), REPLICA_CATCH_UP).toEqual({ rows: 550, distinct: 550 });
+    await expect
+      .poll(() => storedEvents(clickhouse, tenant.projectId), REPLICA_CATCH_UP)
+      .toEqual({ rows: 550, distinct: 550 });
 
     const perNode = await Promise.all(NODE_PORTS.map((port) => localEventCount(port, tenant.projectId)));
     // Both replicas of a shard hold the same rows; the two shards split the project.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type ClickHouseWriter } from '@framedeck/clickhouse';
+import { sql, type ClickHouseReader, type ClickHouseWriter } from '@framedeck/clickhouse';
 import { expect } from 'vitest';
 import { batchBody, event, postEvents, type Tenant } from '../../ingest/ingest-harness.js';
 import { waitFor } from '../../support/wait.js';
@@ -67,6 +67,22 @@ export async function steadyLoad(tenant: Tenant, ms: number, name: string, durin
 }
 
 /**
+ * The project's events (those named `name`, when given) as the Distributed table answers: rows
+ * after FINAL, and distinct event ids. Equal when nothing is stored twice on one shard.
+ */
+export async function storedEvents(
+  clickhouse: ClickHouseReader,
+  projectId: string,
+  name?: string,
+): Promise<{ rows: number; distinct: number }> {
+  const named = name === undefined ? sql`` : sql` AND event_name = ${name}`;
+  const [row] = await clickhouse.rows<{ rows: string; distinct: string }>(
+    sql`SELECT count() AS rows, uniqExact(event_id) AS distinct FROM events FINAL WHERE project_id = ${projectId}${named}`,
+  );
+  return { rows: Number(row?.rows ?? 0), distinct: Number(row?.distinct ?? 0) };
+}
+
+/**
  * Waits until the `name` events number at least `accepted`, then checks there are exactly that
  * many, once each, and that the rollups count them once (the consumer's ledger and the replicas'
  * insert deduplication: libs/clickhouse rollups.writer.ts, clickhouse/015).
@@ -77,13 +93,7 @@ export async function expectStoredExactly(
   name: string,
   accepted: number,
 ): Promise<void> {
-  const count = async () => {
-    const [row] = await clickhouse.rows<{ rows: string; distinct: string }>(
-      sql`SELECT count() AS rows, uniqExact(event_id) AS distinct FROM events FINAL
-           WHERE project_id = ${tenant.projectId} AND event_name = ${name}`,
-    );
-    return { rows: Number(row?.rows ?? 0), distinct: Number(row?.distinct ?? 0) };
-  };
+  const count = () => storedEvents(clickhouse, tenant.projectId, name);
   await waitFor(async () => (await count()).distinct >= accepted, {
     timeoutMs: 180_000,
     what: `the ${accepted} accepted ${name} events`,
