@@ -173,7 +173,7 @@ async function exactLevels(
   const conditions = join(steps.map((step) => sql`${nameColumn} = ${step}`));
   // The listed keys go to PREWHERE. Each listed player is a short range of every step's rows in
   // every part, and each such range makes the server read whole granules (8,192 rows) around it:
-  // for 32 players at 100 M events, 5.2 M rows of ~10,000 matching. In PREWHERE only the key
+  // for 32 players at 100 M events, 5.2 M rows of 1,970 matching. In PREWHERE only the key
   // column is read for those granules, the others only where a listed key is: measured on the
   // bench's 100 M set, 91 → 65 ms, and 35 ms on the same rows in fewer parts
   // (docs/performance.md, twentieth run). BigInt refuses anything but an integer: the keys go into
