@@ -413,8 +413,9 @@ const queriesOf = (id) => {
     status: `${base}/status`,
     retention: `${base}/retention?period=day&days=30&periods=7`,
     funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
-    // The same funnel counted per session (the spec's other `by`): ten times the entities of the
-    // same rows, and halves of the sessions read every row (session_hash is not a sorting-key prefix).
+    // The same funnel counted per session (the spec's other `by`): five times the entities of the
+    // same rows (five sessions a player), and each half of the sessions reads every row
+    // (session_hash is not a prefix of the funnel tables' sorting keys).
     funnelsBySession: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600&by=session`,
   };
   const unknown = [...(ONLY ?? [])].filter((name) => !(name in all));
@@ -442,9 +443,9 @@ const CEILINGS = {
 /**
  * Not served from a rollup whose cost is cells × days × dimensions, with what their cost grows
  * with instead: funnels read each player's (or session's) hourly bounds (funnel_step_hours, 034)
- * and the step events of those the bounds leave open (windowFunnel over funnel_steps, 027); exact retention
- * reads each player's active days (the player_days set, 003), and the 100 M data set has ten
- * times the players of the 10 M one.
+ * and the step events of those the bounds leave open (windowFunnel over funnel_steps, 027);
+ * exact retention reads each player's active days (the player_days set, 003), and the 100 M
+ * data set has ten times the players of the 10 M one.
  */
 const NOT_ROLLUP_SERVED = new Map([
   ['funnels', 'player-hours of the steps'],
