@@ -1,6 +1,6 @@
 import { engineFromVersion } from '@framedeck/clickhouse';
 import { describe, expect, it } from 'vitest';
-import { entitySlices, queryFunnel } from './funnels.query.js';
+import { entitySlices, FUNNEL_UNDECIDED_LIMIT, queryFunnel } from './funnels.query.js';
 import { legacy, sentSql } from './sent-sql.testing.js';
 
 const HALF = '9223372036854775808'; // 2^63
@@ -85,6 +85,54 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
     for (const text of [...bounded, ...whole]) expect(text).toMatch(/, max_threads = 1\s*$/);
     // A server whose thread count is unknown keeps its default.
     for (const text of await sentSql((reader) => queryFunnel(reader, q))) expect(text).not.toContain('max_threads');
+  });
+
+  it('18.16: sessions are bounded in one query on every thread, their upper bound from the steps present', async () => {
+    // Halves of the session hashes would each read every row: funnel_step_hours is sorted by the
+    // player hash. One session left open is counted by its key in the same single query's way.
+    const open = [{ level: -1, entities: 1, undecided: ['11'] }];
+    const sent = await sentSql(
+      (reader) => queryFunnel(reader, { ...q, by: 'session' }),
+      (n) => (n === 1 ? open : []),
+      engineFromVersion('18.16.1', 2),
+    );
+    expect(boundsOf(sent)).toHaveLength(1);
+    expect(exactOf(sent)).toHaveLength(1);
+    expect(exactOf(sent)[0]).toContain('PREWHERE session_hash IN (11)');
+    for (const text of sent) {
+      expect(text).not.toMatch(/session_hash (<|>=) \d/);
+      expect(text).not.toContain('max_threads');
+    }
+    // The lower bound's windowFunnel alone; the upper one counts the leading steps present.
+    expect(boundsOf(sent)[0]!.match(/windowFunnelIf/g)).toHaveLength(1);
+    expect(boundsOf(sent)[0]).toContain('groupBitOr(');
+    // Players keep the hour marks' windowFunnel as their upper bound.
+    const byPlayer = boundsOf(await sentSql((reader) => queryFunnel(reader, q)));
+    for (const text of byPlayer) expect(text.match(/windowFunnelIf/g)).toHaveLength(2);
+  });
+
+  it("the longest list of open keys fits in the server's max_query_size (256 KiB)", async () => {
+    const keys = Array.from({ length: FUNNEL_UNDECIDED_LIMIT }, (_, i) => String(2n ** 64n - 1n - BigInt(i)));
+    const open = [{ level: -1, entities: keys.length, undecided: keys }];
+    const sent = await sentSql(
+      (reader) =>
+        queryFunnel(reader, { ...q, by: 'session', steps: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] }),
+      (n) => (n === 1 ? open : []),
+    );
+    const listed = exactOf(sent);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toContain(`${2n ** 64n - 1n}, `);
+    expect(Buffer.byteLength(listed[0]!)).toBeLessThan(256 * 1024);
+    // One more and the whole funnel is counted instead (no list).
+    const over = [{ level: -1, entities: keys.length + 1, undecided: [...keys, '1'] }];
+    const whole = exactOf(
+      await sentSql(
+        (reader) => queryFunnel(reader, { ...q, by: 'session' }),
+        (n) => (n === 1 ? over : []),
+      ),
+    );
+    expect(whole).toHaveLength(1);
+    expect(whole[0]).not.toContain('PREWHERE');
   });
 
   it('26.x: one bounds query over every player', async () => {

@@ -12,11 +12,13 @@ export const FUNNEL_DEFAULTS = { by: 'player', days: 30, windowSeconds: 86_400 }
 export type FunnelBy = (typeof FUNNEL_BY)[number];
 
 /**
- * Entities the bounds leave open are counted exactly by listing their keys (~21 characters
- * each in the query text); past this many in a slice, the slice's whole funnel is counted
- * exactly instead.
+ * Entities the bounds leave open are counted exactly by listing their keys (at most 22
+ * characters each in the query text: 20 digits and a separator); past this many in a query, its
+ * whole funnel is counted exactly instead. 10,000 keys are ~220 KB, within the server's
+ * max_query_size (256 KiB), and on the bench's 100 M events a by-session funnel leaves ~6,000
+ * sessions open in its one query: listed, they cost ~210 ms, counted whole, over a second.
  */
-export const FUNNEL_UNDECIDED_LIMIT = 5_000;
+export const FUNNEL_UNDECIDED_LIMIT = 10_000;
 /** The bounds' bucket (funnel_step_hours, clickhouse/034). */
 const HOUR_SECONDS = 3_600;
 /** Times are packed with a step number below them: 4 bits, so at most 15 steps. */
@@ -55,6 +57,27 @@ type FunnelSource = {
   nameColumn: SqlFragment;
   stepName: (name: string) => SqlFragment;
   entity: Record<FunnelBy, { key: SqlFragment; present: SqlFragment }>;
+};
+
+/**
+ * How the rollups bound and slice each kind of entity. funnel_step_hours (clickhouse/034) and
+ * funnel_steps (027) are sorted by project, name hash, then player hash; the session hash comes
+ * later.
+ *  - sliced: whether the entities are split into slices by key hash (where the server gains by
+ *    it, ServerEngine.funnelSlices). A slice of the player hashes is a range of the sorting key,
+ *    read by its slice alone; a slice of the session hashes would read every row again. Measured
+ *    on the bench's 100 M events (18.16, two cores, docs/performance.md, twenty-second run): the
+ *    by-session bounds in two halves at once took ~400 ms, in one query on both threads ~300.
+ *  - upper: the upper bound. 'hour marks' orders the steps by hour (windowFunnel over the marks,
+ *    boundedLevels). 'steps present' is the number of leading steps the entity has at all in the
+ *    range, whatever their order: a session lasts an hour or two, so hour marks order its steps
+ *    little more, and the marks' windowFunnel was a quarter of the by-session bounds' cost (301
+ *    → 240 ms, with the same 6,071 of 250,000 sessions left open). A player's steps spread over
+ *    days, where the order of hours decides many more (twenty-first run).
+ */
+const ENTITY_BOUNDS: Record<FunnelBy, { sliced: boolean; upper: 'hour marks' | 'steps present' }> = {
+  player: { sliced: true, upper: 'hour marks' },
+  session: { sliced: false, upper: 'steps present' },
 };
 
 /**
@@ -122,9 +145,10 @@ export async function queryFunnel(
     steps: toSteps(q.steps, rows),
   });
   if (source === 'events') return result(await exactLevels(clickhouse, q, SOURCE.events));
-  // Concurrent queries over slices of the entities, where the server gains by it (ServerEngine).
+  // Concurrent queries over slices of the entities, where the server gains by it (ServerEngine)
+  // and a slice reads rows of its own (ENTITY_BOUNDS); otherwise one query on every thread.
   const { count, threadsEach } = (await clickhouse.engine()).funnelSlices;
-  const slices = entitySlices(count, threadsEach);
+  const slices = ENTITY_BOUNDS[q.by].sliced ? entitySlices(count, threadsEach) : entitySlices(1);
   const levels = await Promise.all(slices.map((slice) => sliceLevels(clickhouse, q, slice, undecidedLimit)));
   // toSteps adds up rows of the same level: one list of every slice's levels is enough.
   return result(levels.flat());
@@ -232,9 +256,13 @@ function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFr
  *    Times are packed as (t − from) × 16 + (steps − step): in one second a later step sorts
  *    first, so a tie never chains here, whatever order the exact query gives ties (sound), and
  *    the window × 16 keeps exactly the chains within the window.
- *  - upper: windowFunnel over (hour, step) marks (the first-event rows) packed as hour × 16 + step, with the window
- *    widened to its whole hours plus one: every real chain is a chain of marks (steps of one
- *    hour in order, first and last hour at most ⌊window / 1 h⌋ + 1 apart).
+ *  - upper, by ENTITY_BOUNDS: 'hour marks' is windowFunnel over (hour, step) marks (the
+ *    first-event rows) packed as hour × 16 + step, with the window widened to its whole hours
+ *    plus one: every real chain is a chain of marks (steps of one hour in order, first and last
+ *    hour at most ⌊window / 1 h⌋ + 1 apart). 'steps present' is the number of leading steps
+ *    among the entity's rows: a chain to step L has an event of every step up to L. It counts
+ *    the trailing ones of a bit per step present (step k → bit k − 1): adding one to them
+ *    carries into the lowest zero bit, 2^L, whose log2 is exact.
  * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
  */
 async function boundedLevels(
@@ -252,6 +280,11 @@ async function boundedLevels(
   const fromSeconds = Math.floor(from.getTime() / 1000);
   const lowerWindow = q.windowSeconds * STEP_SLOTS;
   const upperWindow = (Math.floor(q.windowSeconds / HOUR_SECONDS) + 1) * STEP_SLOTS + STEP_SLOTS - 1;
+  const present = sql`groupBitOr(toUInt16(bitShiftLeft(1, step - 1)))`;
+  const upper =
+    ENTITY_BOUNDS[q.by].upper === 'hour marks'
+      ? sql`windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, edge = 0)`
+      : sql`toUInt8(log2(bitAnd(${present} + 1, bitNot(${present}))))`;
   const rows = await clickhouse.rows<{ level: number; entities: number; undecided: string[] }>(
     sql`SELECT level, count() AS entities, groupArrayIf(${undecidedLimit + 1})(toString(entity), level = -1) AS undecided
           FROM (
@@ -260,7 +293,7 @@ async function boundedLevels(
                 SELECT entity,
                        windowFunnelIf(${lowerWindow})(toDateTime((t - ${fromSeconds}) * ${STEP_SLOTS} + ${q.steps.length} - step), ${marks},
                                       NOT ((step = 1 AND edge = 1) OR (step = ${q.steps.length} AND edge = 0))) AS lower,
-                       windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, edge = 0) AS upper
+                       ${upper} AS upper
                   FROM (
                     SELECT ${key.key} AS entity, hour, transform(event_name_hash, [${names}], [${stepNumbers}], 0) AS step,
                            toUInt32(seen) AS t, edge
