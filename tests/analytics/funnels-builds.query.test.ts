@@ -237,15 +237,37 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
     };
   };
 
-  it('a chain through an hour’s middle event, over the hour’s end: the first and last events miss it, the hour marks do not', async () => {
-    // start at 10, 3000 and 3500 s (first 10, last 3500), level at 3200, finish at 3650 in the
-    // next hour: only start 3000 → level 3200 → finish 3650 chains within the hour's window.
+  it('a chain through the middle of an hour: the first and last events miss it, the half hour’s first (038) does not', async () => {
+    // level at 10 s, 2,000 and 3,500 (first 10, last 3,500), start at 100, finish at 3,000: no
+    // first or last level lies between start and finish; level 2,000, the hour's first from its
+    // half hour on, does. Settled by the bounds, nobody listed.
+    for (const by of FUNNEL_BY) {
+      const { fromRollups, fromEvents, listed } = await journey(
+        [
+          ['level', 10],
+          ['start', 100],
+          ['level', 2000],
+          ['finish', 3000],
+          ['level', 3500],
+        ],
+        by,
+      );
+      expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1, 1]);
+      expect(fromRollups).toEqual(fromEvents);
+      expect([by, listed.length]).toEqual([by, 0]);
+    }
+  });
+
+  it('a chain from an hour’s last start, over the hour’s end: the lower bound misses it, the hour marks do not', async () => {
+    // start at 10 and 1,500 (both before the half hour: no edge 2), level at 1,600, finish at
+    // 5,000 in the next hour. Only start 1,500 → level 1,600 → finish 5,000 chains within the
+    // hour's window; the lower bound leaves out an hour's last start and chains from 10 to level
+    // only (2), the hour marks allow 3: the player is listed and counted exactly.
     const { fromRollups, fromEvents, listed } = await journey([
       ['start', 10],
-      ['start', 3000],
-      ['level', 3200],
-      ['start', 3500],
-      ['finish', 3650],
+      ['start', 1500],
+      ['level', 1600],
+      ['finish', 5000],
     ]);
     expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1, 1]);
     expect(fromRollups).toEqual(fromEvents);

@@ -103,12 +103,18 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
       expect(text).not.toMatch(/session_hash (<|>=) \d/);
       expect(text).not.toContain('max_threads');
     }
-    // The lower bound's windowFunnel alone; the upper one counts the leading steps present.
-    expect(boundsOf(sent)[0]!.match(/windowFunnelIf/g)).toHaveLength(1);
-    expect(boundsOf(sent)[0]).toContain('groupBitOr(');
-    // Players keep the hour marks' windowFunnel as their upper bound.
+    // The lower bound's windowFunnel alone, over every row read: of the last step only its last
+    // events. The upper bound counts the leading steps present.
+    const [sessionBounds] = boundsOf(sent);
+    expect(sessionBounds!.match(/windowFunnel(If)?\(/g)).toEqual(['windowFunnel(']);
+    expect(sessionBounds).toContain("(event_name_hash != cityHash64('b') OR edge = 1)");
+    expect(sessionBounds).toContain('groupBitOr(');
+    // Players keep the hour marks' windowFunnel as their upper bound, over the first events.
     const byPlayer = boundsOf(await sentSql((reader) => queryFunnel(reader, q)));
-    for (const text of byPlayer) expect(text.match(/windowFunnelIf/g)).toHaveLength(2);
+    for (const text of byPlayer) {
+      expect(text.match(/windowFunnel(If)?\(/g)).toEqual(['windowFunnelIf(', 'windowFunnelIf(']);
+      expect(text).toContain("(event_name_hash != cityHash64('b') OR edge IN (0, 1))");
+    }
   });
 
   it("the longest list of open keys fits in the server's max_query_size (256 KiB)", async () => {

@@ -243,16 +243,20 @@ function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFr
 
 /**
  * Each entity's level bounded from funnel_step_hours, whose rows hold the first and the last
- * time (edge 0, 1) each step event happened per entity and hour; an entity whose bounds meet
- * has that level.
- *  - lower: windowFunnel over those first and last events but each hour's last first-step event
- *    and first last-step event. These are real events, so a chain among them is a real chain.
- *    The two left out add least: the window (an hour or more, boundable) cannot bind inside an
- *    hour, so there the first first-step event starts every chain the last one starts, and the
- *    last last-step event ends every chain the first one ends; only chains across hours can need
- *    the two. On the bench's data every funnel tried (by player and session, 2–4 steps, 1 h to
- *    1 day, 10 M and 100 M events) left the same entities open either way, and one half's
- *    bounds query took 10–25 % less server CPU at 100 M (docs/performance.md, eighteenth run).
+ * time (edge 0, 1) each step event happened per entity and hour, and the first at or after the
+ * half hour (edge 2, clickhouse/038); an entity whose bounds meet has that level.
+ *  - lower: windowFunnel over those events but the first step's last and half-hour ones and the
+ *    last step's first and half-hour ones. These are real events, so a chain among them is a
+ *    real chain. The half hour's first catches a chain through an hour's middle, which the first
+ *    and last events miss when a step happened both before the previous step's first event and
+ *    after the next step's last. The four left out add least: the window (an hour or more,
+ *    boundable) cannot bind inside an hour, so there the first first-step event starts every
+ *    chain a later one starts, and the last last-step event ends every chain an earlier one
+ *    ends; only chains across hours can need them. On the bench's 100 M events the by-session
+ *    bounds left the same 13 sessions open either way, and the by-player ones no player
+ *    (docs/performance.md, twenty-second run; for the first and last events alone, the
+ *    eighteenth). The rows no bound reads are left out in WHERE, before the grouping: there the
+ *    by-session bounds took 320 ms instead of 405.
  *    Times are packed as (t − from) × 16 + (steps − step): in one second a later step sorts
  *    first, so a tie never chains here, whatever order the exact query gives ties (sound), and
  *    the window × 16 keeps exactly the chains within the window.
@@ -260,7 +264,8 @@ function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFr
  *    first-event rows) packed as hour × 16 + step, with the window widened to its whole hours
  *    plus one: every real chain is a chain of marks (steps of one hour in order, first and last
  *    hour at most ⌊window / 1 h⌋ + 1 apart). 'steps present' is the number of leading steps
- *    among the entity's rows: a chain to step L has an event of every step up to L. It counts
+ *    among the entity's rows (of the last step, its last-event rows: 034 writes a last with
+ *    every first): a chain to step L has an event of every step up to L. It counts
  *    the trailing ones of a bit per step present (step k → bit k − 1): adding one to them
  *    carries into the lowest zero bit, 2^L, whose log2 is exact.
  * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
@@ -280,26 +285,36 @@ async function boundedLevels(
   const fromSeconds = Math.floor(from.getTime() / 1000);
   const lowerWindow = q.windowSeconds * STEP_SLOTS;
   const upperWindow = (Math.floor(q.windowSeconds / HOUR_SECONDS) + 1) * STEP_SLOTS + STEP_SLOTS - 1;
+  const byMarks = ENTITY_BOUNDS[q.by].upper === 'hour marks';
+  const lastStep = q.steps.length;
+  const packedTime = sql`toDateTime((t - ${fromSeconds}) * ${STEP_SLOTS} + ${lastStep} - step)`;
+  // The hour marks are the first-event rows: the last step's are read by them, not by the lower bound.
+  const lower = byMarks
+    ? sql`windowFunnelIf(${lowerWindow})(${packedTime}, ${marks}, NOT (step = ${lastStep} AND edge = 0))`
+    : sql`windowFunnel(${lowerWindow})(${packedTime}, ${marks})`;
   const present = sql`groupBitOr(toUInt16(bitShiftLeft(1, step - 1)))`;
-  const upper =
-    ENTITY_BOUNDS[q.by].upper === 'hour marks'
-      ? sql`windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, edge = 0)`
-      : sql`toUInt8(log2(bitAnd(${present} + 1, bitNot(${present}))))`;
+  const upper = byMarks
+    ? sql`windowFunnelIf(${upperWindow})(toDateTime(toRelativeHourNum(hour) * ${STEP_SLOTS} + step), ${marks}, edge = 0)`
+    : sql`toUInt8(log2(bitAnd(${present} + 1, bitNot(${present}))))`;
+  // Only the rows a bound reads are grouped: every row grouped costs, whether a bound takes it or not.
+  const firstName = stepName(q.steps[0]!);
+  const lastName = stepName(q.steps[lastStep - 1]!);
+  const lastEdges = byMarks ? raw('IN (0, 1)') : raw('= 1');
+  const boundsRows = sql`(event_name_hash != ${firstName} OR edge = 0) AND (event_name_hash != ${lastName} OR edge ${lastEdges})`;
   const rows = await clickhouse.rows<{ level: number; entities: number; undecided: string[] }>(
     sql`SELECT level, count() AS entities, groupArrayIf(${undecidedLimit + 1})(toString(entity), level = -1) AS undecided
           FROM (
             SELECT entity, if(lower = upper, toInt8(lower), toInt8(-1)) AS level
               FROM (
                 SELECT entity,
-                       windowFunnelIf(${lowerWindow})(toDateTime((t - ${fromSeconds}) * ${STEP_SLOTS} + ${q.steps.length} - step), ${marks},
-                                      NOT ((step = 1 AND edge = 1) OR (step = ${q.steps.length} AND edge = 0))) AS lower,
+                       ${lower} AS lower,
                        ${upper} AS upper
                   FROM (
                     SELECT ${key.key} AS entity, hour, transform(event_name_hash, [${names}], [${stepNumbers}], 0) AS step,
                            toUInt32(seen) AS t, edge
                       FROM funnel_step_hours
                      WHERE project_id = toUUID(${q.projectId}) AND hour >= ${from}
-                       AND event_name_hash IN (${names})
+                       AND event_name_hash IN (${names}) AND ${boundsRows}
                        AND ${key.present}${sliceCondition(key.key, slice)}${dimensionConditions(q)}
                   )
                  GROUP BY entity
