@@ -11,8 +11,9 @@ import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
 // This upgrades a database migrated up to 026 that holds events (a redelivered batch among
 // them), then checks that no row was lost or doubled, that events inserted afterwards still
 // reach the table, and that every funnel still equals the plain query over events. The same
-// upgrade runs 034–036, which create funnel_step_hours and fill it from funnel_steps: the funnels
-// read their bounds there first, so they hold that table to the events as well. Dates are
+// upgrade runs 034–036, which create funnel_step_hours and fill it from funnel_steps, and 038,
+// which adds its half-hour edge: the funnels read their bounds there first, so they hold that
+// table to the events as well. Dates are
 // recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
 let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
@@ -63,7 +64,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('027–029 and 034–036 on a database with funnel events', () => {
+describe('027–029, 034–036 and 038 on a database with funnel events', () => {
   it('re-keys funnel_steps by the name hash and leaves no temporary table or view behind', async () => {
     const [table] = await clickhouse.rows<{ statement: string }>(sql`SHOW CREATE TABLE funnel_steps`);
     expect(table!.statement).toMatch(/ORDER BY \(project_id, event_name_hash, player_hash, timestamp, event_id\)/);
@@ -79,17 +80,28 @@ describe('027–029 and 034–036 on a database with funnel events', () => {
     expect(await tableRows('funnel_steps')).toEqual({ rows: events.events, events: events.events });
   });
 
-  it('bounds every (player, session, step, hour) of funnel_steps in funnel_step_hours, its first and last event once (036 fill and view)', async () => {
+  it('bounds every (player, session, step, hour) of funnel_steps in funnel_step_hours: its first and last event (036), its first from the half hour on (038)', async () => {
     const project = sql`project_id = toUUID(${projectId})`;
-    const [steps] = await clickhouse.rows<{ n: number }>(
-      sql`SELECT count() AS n FROM (SELECT DISTINCT player_id, session_hash, event_name_hash, toStartOfHour(timestamp)
-            FROM funnel_steps WHERE ${project})`,
+    // Per edge, the row count and a checksum of its keys and times, from the bounds and as
+    // funnel_steps says they must be.
+    const summary = sql`count() AS n, sum(cityHash64(player_id, session_hash, event_name_hash, hour, seen)) AS checksum`;
+    const stored = await clickhouse.rows<{ edge: number; n: number; checksum: string }>(
+      sql`SELECT edge, ${summary} FROM funnel_step_hours FINAL WHERE ${project} GROUP BY edge ORDER BY edge`,
     );
-    const [hours] = await clickhouse.rows<{ n: number }>(
-      sql`SELECT count() AS n FROM funnel_step_hours FINAL WHERE ${project}`,
+    const expected = await clickhouse.rows<{ edge: number; n: number; checksum: string }>(
+      sql`SELECT edge, ${summary}
+            FROM (SELECT player_id, session_hash, event_name_hash, toStartOfHour(timestamp) AS hour, edge,
+                         multiIf(edge = 0, min(timestamp), edge = 1, max(timestamp), minIf(timestamp, toMinute(timestamp) >= 30)) AS seen,
+                         countIf(toMinute(timestamp) >= 30) AS fromHalfHour
+                    FROM funnel_steps FINAL ARRAY JOIN [0, 1, 2] AS edge
+                   WHERE ${project}
+                   GROUP BY player_id, session_hash, event_name_hash, hour, edge)
+           WHERE edge != 2 OR fromHalfHour > 0
+           GROUP BY edge ORDER BY edge`,
     );
-    expect(Number(steps!.n)).toBeGreaterThan(0);
-    expect(Number(hours!.n)).toBe(2 * Number(steps!.n));
+    expect(expected.map((e) => Number(e.edge))).toEqual([0, 1, 2]);
+    expect(Number(expected[2]!.n)).toBeGreaterThan(0);
+    expect(stored).toEqual(expected);
   });
 
   it('answers every funnel as the plain query over events', async () => {
