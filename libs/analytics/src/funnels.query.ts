@@ -15,8 +15,9 @@ export type FunnelBy = (typeof FUNNEL_BY)[number];
  * Entities the bounds leave open are counted exactly by listing their keys (at most 22
  * characters each in the query text: 20 digits and a separator); past this many in a query, its
  * whole funnel is counted exactly instead. 10,000 keys are ~220 KB, within the server's
- * max_query_size (256 KiB), and on the bench's 100 M events a by-session funnel leaves ~6,000
- * sessions open in its one query: listed, they cost ~210 ms, counted whole, over a second.
+ * max_query_size (256 KiB). Listing stays the cheaper way well past a few thousand keys: on the
+ * bench's 100 M events, before clickhouse/038, a by-session funnel left 6,071 sessions open in
+ * its one query, ~210 ms listed against over a second counted whole.
  */
 export const FUNNEL_UNDECIDED_LIMIT = 10_000;
 /** The bounds' bucket (funnel_step_hours, clickhouse/034). */
@@ -72,8 +73,8 @@ type FunnelSource = {
  *    boundedLevels). 'steps present' is the number of leading steps the entity has at all in the
  *    range, whatever their order: a session lasts an hour or two, so hour marks order its steps
  *    little more, and the marks' windowFunnel was a quarter of the by-session bounds' cost (301
- *    → 240 ms, with the same 6,071 of 250,000 sessions left open). A player's steps spread over
- *    days, where the order of hours decides many more (twenty-first run).
+ *    → 240 ms, with the same 6,071 of 250,000 sessions left open, before clickhouse/038). A
+ *    player's steps spread over days, where the order of hours decides many more.
  */
 const ENTITY_BOUNDS: Record<FunnelBy, { sliced: boolean; upper: 'hour marks' | 'steps present' }> = {
   player: { sliced: true, upper: 'hour marks' },
