@@ -237,6 +237,21 @@ describe('refresh tokens', () => {
     }
   });
 
+  it('die with their grant: tokens saved after the library destroyed the grant (a reuse race) reach nothing', async () => {
+    // The race above, made certain: oidc-provider's reuse detection destroys the Grant row and
+    // the tokens it finds, but not FrameDeck's consent, while the request that won the token may
+    // save its new tokens after that. Here the Grant row goes and the tokens stay.
+    const tokens = await tokensFor();
+    expect((await apiGet(api.origin, '/v1/projects', tokens.access_token)).status).toBe(200);
+    const { rows } = await api.pool.query<{ grant_id: string }>(
+      `SELECT c.grant_id FROM oauth_consents c JOIN users u ON u.id = c.user_id WHERE u.email = $1 AND c.client_id = $2`,
+      [tenant.user.email, clientId],
+    );
+    expect(rows).toHaveLength(1);
+    await api.pool.query(`DELETE FROM oauth_models WHERE model = 'Grant' AND id = $1`, [rows[0]!.grant_id]);
+    expect((await apiGet(api.origin, '/v1/projects', tokens.access_token)).status).toBe(401);
+  });
+
   it('cannot be used by another client', async () => {
     const tokens = await tokensFor();
     const other = (await registerClient(api.origin, { client_name: 'Thief' })).clientId;

@@ -53,6 +53,13 @@ export type OAuthGrantAccess = {
   projectIds: string[];
 };
 
+/**
+ * Nothing unless both the consent and the grant are alive. The grant too: oidc-provider's own
+ * reuse detection (a refresh token or code found already consumed) destroys the grant and its
+ * tokens but knows nothing of the consent, and a request that won the same token a moment
+ * earlier may save its new tokens after that; they must not work either
+ * (tests/oauth/oauth-attacks.test.ts).
+ */
 export async function findOAuthGrantAccess(db: Queryable, grantId: string): Promise<OAuthGrantAccess | undefined> {
   const { rows } = await db.query<OAuthGrantAccess>(
     `SELECT c.user_id AS "userId", c.tenant_id AS "tenantId", t.plan_id AS "planId", c.scopes,
@@ -61,6 +68,8 @@ export async function findOAuthGrantAccess(db: Queryable, grantId: string): Prom
                             ORDER BY p.created_at), '{}') AS "projectIds"
        FROM oauth_consents c
        JOIN tenants t ON t.id = c.tenant_id
+       JOIN oauth_models g ON g.model = 'Grant' AND g.id = c.grant_id
+                          AND (g.expires_at IS NULL OR g.expires_at > now())
       WHERE c.grant_id = $1`,
     [grantId],
   );

@@ -69,8 +69,8 @@ export class PostgresAdapter implements Adapter {
    * same code or refresh token at the same moment would both pass the check. The update is
    * atomic, and the request that loses the race is treated as what it is, a replay: the whole
    * grant is revoked and the request gets invalid_grant. NOTE: the winner may still be saving
-   * its new tokens; removing the grant's consent is what kills those too, since bearer tokens
-   * are honoured only while their consent exists.
+   * its new tokens; removing the grant and its consent is what kills those too, since bearer
+   * tokens are honoured only while both exist (findOAuthGrantAccess).
    */
   async consume(id: string): Promise<void> {
     const { consumed, grantId } = await consumeOAuthModel(this.pool, this.model, this.key(id));
