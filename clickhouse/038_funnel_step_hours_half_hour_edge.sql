@@ -7,8 +7,9 @@
 -- no stored time of it lies between them, and the entity is left open, to be counted exactly
 -- from funnel_steps, whose rows are read whole once a few hundred keys are listed. On the bench's
 -- 100 M events (docs/performance.md, twenty-second run) the by-session bounds left 6,071 of
--- 250,000 sessions open, whose exact count took ~210 ms; with this edge 13 (~55 ms), for ~100 ms
--- more in the bounds. The by-player bounds left none open instead of 28.
+-- 250,000 sessions open, whose exact count took ~210 ms; with this edge 13 (~50 ms), for ~75 ms
+-- more in the bounds (funnels.query.ts groups only the rows a bound reads). The by-player bounds
+-- left none open instead of 28.
 --
 -- A view of its own beside 034's, on the same events, so 034's view is neither dropped nor
 -- replaced while events arrive. The fill below covers the events already stored; an event both

@@ -266,9 +266,9 @@ function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFr
  *    plus one: every real chain is a chain of marks (steps of one hour in order, first and last
  *    hour at most ⌊window / 1 h⌋ + 1 apart). 'steps present' is the number of leading steps
  *    among the entity's rows (of the last step, its last-event rows: 034 writes a last with
- *    every first): a chain to step L has an event of every step up to L. It counts
- *    the trailing ones of a bit per step present (step k → bit k − 1): adding one to them
- *    carries into the lowest zero bit, 2^L, whose log2 is exact.
+ *    every first): a chain to step L has an event of every step up to L. It counts the
+ *    trailing ones of a bit per step present (step k → bit k − 1): adding one to them carries
+ *    into the lowest zero bit, 2^L, whose log2 is exact.
  * The range starts at a UTC midnight (lastDays), so whole hours cover exactly the events'.
  */
 async function boundedLevels(
