@@ -13,8 +13,8 @@ import { DAY, insertEvents, type FixtureEvent } from './event-fixtures.js';
 // reach the table, and that every funnel still equals the plain query over events. The same
 // upgrade runs 034–036, which create funnel_step_hours and fill it from funnel_steps, and 038,
 // which adds its half-hour edge: the funnels read their bounds there first, so they hold that
-// table to the events as well. Dates are
-// recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
+// table to the events as well. Dates are recent: a modern server's TTL would expire rows dated
+// at the fixtures' NOW.
 let database: OwnDatabase | undefined;
 let clickhouse: ClickHouseWriter;
 const projectId = randomUUID();

@@ -203,7 +203,10 @@ describe('funnels from the rollups (funnel_step_hours bounds, then funnel_steps)
 });
 
 describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () => {
-  /** One player's events (name, second after the start of an hour) in a project of its own. */
+  /**
+   * One player's events in one session (name, second after the start of an hour), in a project
+   * of its own, counted by player or by session.
+   */
   const journey = async (events: ReadonlyArray<readonly [string, number]>, by: FunnelBy = 'player') => {
     const projectId = randomUUID();
     const hour = new Date(Math.floor(daysBefore(2).getTime() / 3_600_000) * 3_600_000);

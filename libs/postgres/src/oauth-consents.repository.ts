@@ -16,6 +16,13 @@ const CONSENT_COLUMNS = `c.grant_id AS "grantId", c.user_id AS "userId", c.tenan
   c.client_id AS "clientId", c.scopes, c.project_ids::text[] AS "projectIds", c.created_at AS "createdAt",
   c.last_used_at AS "lastUsedAt"`;
 
+/**
+ * Keeps a consent (`c`) only while its grant is alive: the oauth_models row oidc-provider keeps
+ * for it, unexpired. A revoked grant (by the user, the app, or reuse detection) has none.
+ */
+const ALIVE_GRANT = `JOIN oauth_models g ON g.model = 'Grant' AND g.id = c.grant_id
+                          AND (g.expires_at IS NULL OR g.expires_at > now())`;
+
 /** Records a consent, replacing the user's previous one for the same client. */
 export async function saveOAuthConsent(
   db: Queryable,
@@ -68,8 +75,7 @@ export async function findOAuthGrantAccess(db: Queryable, grantId: string): Prom
                             ORDER BY p.created_at), '{}') AS "projectIds"
        FROM oauth_consents c
        JOIN tenants t ON t.id = c.tenant_id
-       JOIN oauth_models g ON g.model = 'Grant' AND g.id = c.grant_id
-                          AND (g.expires_at IS NULL OR g.expires_at > now())
+       ${ALIVE_GRANT}
       WHERE c.grant_id = $1`,
     [grantId],
   );
@@ -84,8 +90,7 @@ export async function listAuthorizedApps(db: Queryable, userId: string): Promise
     `SELECT ${CONSENT_COLUMNS}, client.payload->>'client_name' AS "clientName",
             COALESCE(ARRAY(SELECT jsonb_array_elements_text(client.payload->'redirect_uris')), '{}') AS "redirectUris"
        FROM oauth_consents c
-       JOIN oauth_models g ON g.model = 'Grant' AND g.id = c.grant_id
-                          AND (g.expires_at IS NULL OR g.expires_at > now())
+       ${ALIVE_GRANT}
        LEFT JOIN oauth_models client ON client.model = 'Client' AND client.id = c.client_id
       WHERE c.user_id = $1
       ORDER BY c.created_at DESC`,

@@ -8,8 +8,8 @@ import { grantableScopes } from './scope.policy.js';
  * Resolves an OAuth access token to what it may do: the scopes the token carries that its
  * grant still allows, on the consented projects that still belong to the tenant.
  * DECISION: no cache. Tokens are opaque and looked up on every request (primary-key reads of
- * the token, its consent and its grant), so a revocation — by the app, by the user in the dashboard, or by refresh-token
- * reuse detection — takes effect on the very next request.
+ * the token, its consent and its grant), so a revocation — by the app, by the user in the
+ * dashboard, or by refresh-token reuse detection — takes effect on the very next request.
  */
 export class OAuthBearerVerifier implements BearerTokenVerifier {
   private readonly usedGrants = new Set<string>();
