@@ -82,7 +82,8 @@ export function erasureStatement(
 /**
  * Starts one sweep's deletion: one ClickHouse mutation per player table for all its targets,
  * whatever their number or tenants (a mutation rewrites the parts it touches in the background,
- * so N requests in one sweep cost one rewrite, not N). Idempotent: running it twice deletes
+ * so N requests in one sweep cost one rewrite, not N). Returns once the five mutations are
+ * recorded, not rewritten (ClickHouseWriter.startMutation). Idempotent: running it twice deletes
  * nothing more.
  */
 export async function startErasureSweep(
@@ -92,7 +93,7 @@ export async function startErasureSweep(
 ): Promise<void> {
   if (targets.length === 0) return;
   for (const table of PLAYER_TABLES) {
-    await writer.command(erasureStatement(table, targets, tag, writer.cluster));
+    await writer.startMutation(erasureStatement(table, targets, tag, writer.cluster));
   }
 }
 

@@ -8,6 +8,8 @@ describe('engineFromVersion', () => {
     expect(legacy.ddlSettings).toEqual({ allow_experimental_low_cardinality_type: 1 });
     // 18.16 knows no optimize_on_insert (it would refuse the insert) and merges nothing at insert.
     expect(legacy.rollupInsertSettings).toEqual({});
+    // 18.16's mutations always run in the background, and it would refuse mutations_sync.
+    expect(legacy.mutationSettings).toEqual({});
     // One funnel query shares 18.16's threads poorly: two halves run at once.
     expect(legacy.funnelSlices).toEqual({ count: 2 });
   });
@@ -17,6 +19,7 @@ describe('engineFromVersion', () => {
     expect(modern).toMatchObject({ generation: 'modern', valueBinding: 'parameters', accessControl: true });
     expect(modern.ddlSettings).toEqual({});
     expect(modern.rollupInsertSettings).toEqual({ optimize_on_insert: 0 });
+    expect(modern.mutationSettings).toEqual({ mutations_sync: 0 });
     expect(modern.funnelSlices).toEqual({ count: 1 });
   });
 

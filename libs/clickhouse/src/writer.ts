@@ -48,11 +48,21 @@ export class ClickHouseWriter extends ClickHouseReader {
    * mutation's text as written, so it must not refer to parameters of this request.
    */
   async command(statement: SqlFragment): Promise<void> {
+    await this.literalStatement(statement, (await this.engine()).ddlSettings);
+  }
+
+  /**
+   * A mutation (ALTER … DELETE), answered once the server has recorded it, whatever the user's
+   * profile says (ServerEngine.mutationSettings): the rewrite runs in the background and is
+   * followed in system.mutations.
+   */
+  async startMutation(statement: SqlFragment): Promise<void> {
     const engine = await this.engine();
-    await this.client.command({
-      query: renderSql(statement, 'literals').query,
-      clickhouse_settings: { ...engine.ddlSettings },
-    });
+    await this.literalStatement(statement, { ...engine.ddlSettings, ...engine.mutationSettings });
+  }
+
+  private async literalStatement(statement: SqlFragment, settings: ClickHouseSettings): Promise<void> {
+    await this.client.command({ query: renderSql(statement, 'literals').query, clickhouse_settings: { ...settings } });
   }
 
   /** Rows already encoded as RowBinary for `columns` (see EventsRowBinaryBlock), with this insert's own `settings`. */
