@@ -44,8 +44,8 @@ export class ClickHouseWriter extends ClickHouseReader {
   }
 
   /**
-   * One DDL statement or mutation. Values are literals: the server stores a view's or a
-   * mutation's text as written, so it must not refer to parameters of this request.
+   * One DDL or SYSTEM statement, answered when the server has carried it out. A mutation sent
+   * here waits for its rewrite or not as the user's profile says: startMutation never waits.
    */
   async command(statement: SqlFragment): Promise<void> {
     await this.literalStatement(statement, (await this.engine()).ddlSettings);
@@ -61,6 +61,10 @@ export class ClickHouseWriter extends ClickHouseReader {
     await this.literalStatement(statement, { ...engine.ddlSettings, ...engine.mutationSettings });
   }
 
+  /**
+   * Values are literals: the server stores a view's or a mutation's text as written, so it must
+   * not refer to parameters of this request.
+   */
   private async literalStatement(statement: SqlFragment, settings: ClickHouseSettings): Promise<void> {
     await this.client.command({ query: renderSql(statement, 'literals').query, clickhouse_settings: { ...settings } });
   }
