@@ -249,7 +249,7 @@ render_clickhouse_config() {
   (
     umask 077
     sed -e "s|@ADMIN_PASSWORD_SHA256@|$admin_sha|g" -e "s|@SANDBOX_PASSWORD_SHA256@|$sandbox_sha|g" \
-      "$INFRA_DIR/clickhouse/users.xml" >"$dir/etc/users.xml.tmp"
+      -e "s|@CPU_COUNT@|$(nproc)|g" "$INFRA_DIR/clickhouse/users.xml" >"$dir/etc/users.xml.tmp"
   )
   # Replace atomically: a running 18.16 reloads users.xml when it changes.
   mv -f "$dir/etc/users.xml.tmp" "$dir/etc/users.xml"
