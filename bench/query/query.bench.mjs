@@ -414,8 +414,8 @@ const queriesOf = (id) => {
     retention: `${base}/retention?period=day&days=30&periods=7`,
     funnels: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600`,
     // The same funnel counted per session (the spec's other `by`): five times the entities of the
-    // same rows (five sessions a player), and each half of the sessions reads every row
-    // (session_hash is not a prefix of the funnel tables' sorting keys).
+    // same rows (five sessions a player), counted in one query over every step row (session_hash
+    // is not a prefix of the funnel tables' sorting keys, so slices of it would each read them all).
     funnelsBySession: `${base}/funnels?steps=event_1&steps=event_2&steps=event_3&windowSeconds=3600&by=session`,
   };
   const unknown = [...(ONLY ?? [])].filter((name) => !(name in all));
