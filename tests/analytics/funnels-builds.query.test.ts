@@ -261,6 +261,28 @@ describe('funnel bounds (clickhouse/034) leave open what they cannot prove', () 
     }
   });
 
+  it('a chain through a middle step’s last event: the session is counted exactly, the player settled', async () => {
+    // level at 100, 1,900 (the hour's first from its half hour on) and 2,500 (its last), start at
+    // 2,000, finish at 3,000: only level 2,500 lies between start and finish. A session's lower
+    // bound leaves out a middle step's last events (ENTITY_BOUNDS.middleLasts) and stops at 1,
+    // below the 3 steps present: the session is listed and counted exactly. A player's reads it.
+    for (const by of FUNNEL_BY) {
+      const { fromRollups, fromEvents, listed } = await journey(
+        [
+          ['level', 100],
+          ['level', 1900],
+          ['start', 2000],
+          ['level', 2500],
+          ['finish', 3000],
+        ],
+        by,
+      );
+      expect(fromEvents.steps.map((s) => s.count)).toEqual([1, 1, 1]);
+      expect(fromRollups).toEqual(fromEvents);
+      expect([by, listed.length]).toEqual([by, by === 'session' ? 1 : 0]);
+    }
+  });
+
   it('a chain from an hour’s last start, over the hour’s end: the lower bound misses it, the hour marks do not', async () => {
     // start at 10 and 1,500 (both before the half hour: no edge 2), level at 1,600, finish at
     // 5,000 in the next hour. Only start 1,500 → level 1,600 → finish 5,000 chains within the

@@ -109,6 +109,15 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
     expect(sessionBounds!.match(/windowFunnel(If)?\(/g)).toEqual(['windowFunnel(']);
     expect(sessionBounds).toContain("(event_name_hash != cityHash64('b') OR edge = 1)");
     expect(sessionBounds).toContain('groupBitOr(');
+    // Sessions leave out a middle step's last events (a two-step funnel has none); players do not.
+    const threeSteps = { ...q, steps: ['a', 'b', 'c'] };
+    const [sessionsOfThree] = boundsOf(
+      await sentSql((reader) => queryFunnel(reader, { ...threeSteps, by: 'session' })),
+    );
+    expect(sessionsOfThree).toContain("(event_name_hash IN (cityHash64('a'), cityHash64('c')) OR edge != 1)");
+    expect(sessionBounds).not.toContain('OR edge != 1');
+    for (const text of boundsOf(await sentSql((reader) => queryFunnel(reader, threeSteps))))
+      expect(text).not.toContain('OR edge != 1');
     // Players keep the hour marks' windowFunnel as their upper bound, over the first events.
     const byPlayer = boundsOf(await sentSql((reader) => queryFunnel(reader, q)));
     for (const text of byPlayer) {

@@ -75,10 +75,21 @@ type FunnelSource = {
  *    little more, and the marks' windowFunnel was a quarter of the by-session bounds' cost (301
  *    → 240 ms, with the same 6,071 of 250,000 sessions left open, before clickhouse/038). A
  *    player's steps spread over days, where the order of hours decides many more.
+ *  - middleLasts: whether the lower bound reads the middle steps' last event of each hour. It is
+ *    needed only by a chain whose previous step came after the step's first event from the half
+ *    hour on (edge 2), so leaving it out leaves a few more entities open. For a session it pays:
+ *    two hours of a three-step funnel are then at most eight events, which windowFunnel holds in
+ *    its first allocation (a ninth reallocates). On the bench's 100 M events the by-session
+ *    bounds took ~255 ms instead of ~305 and left 34 sessions open instead of 15, counted by
+ *    list in the same time (docs/performance.md, twenty-fifth run). A player's dozens of events
+ *    a month reallocate either way: there it saved nothing and left no player open either way.
  */
-const ENTITY_BOUNDS: Record<FunnelBy, { sliced: boolean; upper: 'hour marks' | 'steps present' }> = {
-  player: { sliced: true, upper: 'hour marks' },
-  session: { sliced: false, upper: 'steps present' },
+const ENTITY_BOUNDS: Record<
+  FunnelBy,
+  { sliced: boolean; upper: 'hour marks' | 'steps present'; middleLasts: boolean }
+> = {
+  player: { sliced: true, upper: 'hour marks', middleLasts: true },
+  session: { sliced: false, upper: 'steps present', middleLasts: false },
 };
 
 /**
@@ -246,11 +257,12 @@ function sliceCondition(key: SqlFragment, slice: EntitySlice | undefined): SqlFr
  * Each entity's level bounded from funnel_step_hours, whose rows hold the first and the last
  * time (edge 0, 1) each step event happened per entity and hour, and the first at or after the
  * half hour (edge 2, clickhouse/038); an entity whose bounds meet has that level.
- *  - lower: windowFunnel over those events but the first step's last and half-hour ones and the
- *    last step's first and half-hour ones. These are real events, so a chain among them is a
- *    real chain. The half hour's first catches a chain through an hour's middle, which the first
- *    and last events miss when a step happened both before the previous step's first event and
- *    after the next step's last. The four left out add least: the window (an hour or more,
+ *  - lower: windowFunnel over those events but the first step's last and half-hour ones, the
+ *    last step's first and half-hour ones, and for sessions the middle steps' last ones
+ *    (ENTITY_BOUNDS). These are real events, so a chain among them is a real chain. The half
+ *    hour's first catches a chain through an hour's middle, which the first and last events miss
+ *    when a step happened both before the previous step's first event and after the next step's
+ *    last. The first and last steps' four add least: the window (an hour or more,
  *    boundable) cannot bind inside an hour, so there the first first-step event starts every
  *    chain a later one starts, and the last last-step event ends every chain an earlier one
  *    ends; only chains across hours can need them. On the bench's 100 M events the by-session
@@ -301,7 +313,11 @@ async function boundedLevels(
   const firstName = stepName(q.steps[0]!);
   const lastName = stepName(q.steps[lastStep - 1]!);
   const lastEdges = byMarks ? raw('IN (0, 1)') : raw('= 1');
-  const boundsRows = sql`(event_name_hash != ${firstName} OR edge = 0) AND (event_name_hash != ${lastName} OR edge ${lastEdges})`;
+  const middleRows =
+    ENTITY_BOUNDS[q.by].middleLasts || lastStep === 2
+      ? sql``
+      : sql` AND (event_name_hash IN (${firstName}, ${lastName}) OR edge != 1)`;
+  const boundsRows = sql`(event_name_hash != ${firstName} OR edge = 0) AND (event_name_hash != ${lastName} OR edge ${lastEdges})${middleRows}`;
   const rows = await clickhouse.rows<{ level: number; entities: number; undecided: string[] }>(
     sql`SELECT level, count() AS entities, groupArrayIf(${undecidedLimit + 1})(toString(entity), level = -1) AS undecided
           FROM (
