@@ -313,6 +313,7 @@ async function boundedLevels(
   const firstName = stepName(q.steps[0]!);
   const lastName = stepName(q.steps[lastStep - 1]!);
   const lastEdges = byMarks ? raw('IN (0, 1)') : raw('= 1');
+  // Of two steps every row is the first's or the last's: no middle step, no condition to add.
   const middleRows =
     ENTITY_BOUNDS[q.by].middleLasts || lastStep === 2
       ? sql``
