@@ -136,6 +136,35 @@ describe('rollup-served answers equal the plain query over events', () => {
     expect(recorded.sent.join('\n')).toContain('FROM events');
   });
 
+  it('large heatmaps, counted in two bands of rows at once, equal the plain query', async () => {
+    // The arena's events on a larger map: 400 × 250 cells of 5 units, 200 × 125 of 10, each of
+    // them BANDED_HEATMAP_CELLS or more. The bands meet at y = 25 (5 units) and 30 (10 units),
+    // inside the arena's 0..50.
+    const large = { ...bounds, worldMinX: -1000, worldMaxX: 1000, worldMinY: -600, worldMaxY: 650 };
+    const recorded = recordingClient(clickhouse);
+    let split = 0;
+    for (const [cellSize, edge] of [
+      [5, 25],
+      [10, 30],
+    ] as const)
+      for (const days of [7, 30])
+        for (const eventName of [undefined, 'kill'])
+          for (const filter of [{}, { platform: 'ps5' }]) {
+            const q = { projectId, mapId: 'arena', bounds: large, cellSize, days, eventName, ...filter, now: NOW };
+            const sent = recorded.sent.length;
+            const banded = await queryHeatmap(recorded.client, q, 'rollups');
+            expect(recorded.sent.length - sent, 'two bands').toBe(2);
+            expect(banded, JSON.stringify(q)).toEqual(await queryHeatmap(clickhouse, q, 'events'));
+            if (banded.some((cell) => cell.y < edge) && banded.some((cell) => cell.y > edge)) split++;
+          }
+    // Both bands held cells in all but the sparsest views (7 days of one name on one platform).
+    expect(split).toBeGreaterThanOrEqual(14);
+    // Each band a range of its grid's rows, after the rows' mode and filter (the grid's own
+    // bounds come later, after the x ones).
+    const band = /(= \d|= '[^']*') AND `cell_y(_10)?` (<|>=) \d+/;
+    expect(recorded.sent.every((text) => band.test(text))).toBe(true);
+  });
+
   it('builds list and comparison (overall and per map), with platform / build / source filters', async () => {
     for (const days of [7, 30, 90])
       for (const filter of FILTERS) {

@@ -2,7 +2,9 @@ import { raw, type SqlFragment } from '@framedeck/clickhouse';
 
 /**
  * The SETTINGS clause of a query that groups into few keys, each with many aggregates: heatmap
- * cells, builds by map. It keeps ClickHouse from switching the GROUP BY to two-level on memory.
+ * cells, builds by map. It keeps ClickHouse from switching the GROUP BY to two-level on memory,
+ * and runs the query on `threads` threads when given (a large heatmap counted in bands of its
+ * rows at once shares the server's: ServerEngine.heatmapSlices).
  *
  * Why: ClickHouse makes an aggregation two-level (256 buckets, merged by a thread pool) when the
  * query's memory passes `group_by_two_level_threshold_bytes` (100 MB), and 18.16 counts in that
@@ -15,7 +17,10 @@ import { raw, type SqlFragment } from '@framedeck/clickhouse';
  * memory rule pays (a 100 M funnel: 0.69 s with it, 0.83 s without); funnels add a rule by keys
  * too (perEntityGrouping, below).
  */
-export const BOUNDED_GROUPING: SqlFragment = raw('SETTINGS group_by_two_level_threshold_bytes = 0');
+export function boundedGrouping(threads?: number): SqlFragment {
+  return raw(`SETTINGS group_by_two_level_threshold_bytes = 0${threadShare(threads)}`);
+}
+export const BOUNDED_GROUPING: SqlFragment = boundedGrouping();
 
 /**
  * The SETTINGS clause of a query that groups into one key per player or session, each holding
@@ -31,7 +36,11 @@ export const BOUNDED_GROUPING: SqlFragment = raw('SETTINGS group_by_two_level_th
  * between threads).
  */
 export function perEntityGrouping(threads?: number): SqlFragment {
+  return raw(`SETTINGS group_by_two_level_threshold = 1000${threadShare(threads)}`);
+}
+
+/** `, max_threads = n` for a query given its share of the server's threads, else nothing. */
+function threadShare(threads: number | undefined): string {
   // An integer by type and by check: it goes into the text as it is.
-  const share = threads !== undefined && Number.isInteger(threads) && threads > 0 ? `, max_threads = ${threads}` : '';
-  return raw(`SETTINGS group_by_two_level_threshold = 1000${share}`);
+  return threads !== undefined && Number.isInteger(threads) && threads > 0 ? `, max_threads = ${threads}` : '';
 }

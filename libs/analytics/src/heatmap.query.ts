@@ -1,5 +1,14 @@
-import { identifier, join, literal, raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { BOUNDED_GROUPING } from './grouping-settings.js';
+import {
+  identifier,
+  join,
+  literal,
+  raw,
+  sql,
+  type ClickHouseReader,
+  type ServerEngine,
+  type SqlFragment,
+} from '@framedeck/clickhouse';
+import { boundedGrouping } from './grouping-settings.js';
 import { CELL_AGGREGATES } from './cell-aggregates.js';
 import { dimensionConditions, hasDimensionFilter, type DimensionFilter } from './dimension-filter.js';
 import type { HeatmapCell, MapBounds } from './heatmap.schema.js';
@@ -118,15 +127,56 @@ export async function queryHeatmap(
  * The same cells as a JSON array, bytes ready to send: ClickHouse writes each cell whole but
  * for its weight, which needs the largest cell value (withWeights fills it in). Parsing 10,000
  * to 40,000 cells into objects and serialising them again cost the API ~30 to 130–170 ms
- * (docs/performance.md, sixteenth run).
+ * (docs/performance.md, sixteenth run). A large heatmap read from the rollups is counted in bands
+ * of its rows at once (rowBands); each band's cells come ordered, the bands in row order.
  */
 export async function heatmapJson(
   clickhouse: ClickHouseReader,
   q: HeatmapQuery,
   source: QuerySource = 'rollups',
 ): Promise<Buffer> {
-  const lines = await clickhouse.jsonLines(heatmapCellsSql(q, heatmapSource(q, source)));
-  return withWeights(lines, q.eventName === undefined ? 'frameTime' : 'count');
+  const from = heatmapSource(q, source);
+  const bands = from === 'rollups' ? rowBands(q, (await clickhouse.engine()).heatmapSlices) : [WHOLE_GRID];
+  const parts = await Promise.all(bands.map((band) => clickhouse.jsonLines(heatmapCellsSql(q, from, band))));
+  return withWeights(Buffer.concat(parts), q.eventName === undefined ? 'frameTime' : 'count');
+}
+
+/**
+ * A band of a heatmap's rows (its cells' y index): from `from`, below `below` (to the last row
+ * when absent), counted on `threads` threads (the server's default when absent).
+ */
+export type RowBand = { from: number; below?: number; threads?: number };
+const WHOLE_GRID: RowBand = { from: 0 };
+const isWholeGrid = (band: RowBand) => band.from === 0 && band.below === undefined;
+
+/**
+ * Heatmaps of at least this many cells are counted in bands (ServerEngine.heatmapSlices): on
+ * the bench's map a 10-unit heatmap (10,000 cells) gained 11–13 ms on 18.16 and a 5-unit one
+ * (40,000) 170; a 25-unit one (1,600) gained nothing, its bands' second query costing what they
+ * saved (docs/performance.md, twenty-eighth run).
+ */
+export const BANDED_HEATMAP_CELLS = 10_000;
+
+/**
+ * The bands a heatmap is counted in: `slices.count` adjoining bands of about equal rows when
+ * the grid has BANDED_HEATMAP_CELLS cells or more (at most one a row), else the whole grid.
+ */
+export function rowBands(
+  q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
+  slices: ServerEngine['heatmapSlices'],
+): RowBand[] {
+  const b = q.bounds;
+  const rows = cellsAlong(b.worldMinY, b.worldMaxY, q.cellSize);
+  const cells = rows * cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize);
+  const count = Math.min(slices.count, rows);
+  if (cells < BANDED_HEATMAP_CELLS || count < 2) return [WHOLE_GRID];
+  const threads = slices.threadsEach !== undefined ? { threads: slices.threadsEach } : {};
+  const edge = (i: number) => Math.round((i * rows) / count);
+  return Array.from({ length: count }, (_, i) => ({
+    from: edge(i),
+    ...(i < count - 1 ? { below: edge(i + 1) } : {}),
+    ...threads,
+  }));
 }
 
 /**
@@ -147,10 +197,11 @@ export function heatmapSource(q: Pick<HeatmapQuery, 'bounds' | 'zMin' | 'zMax'>,
 export function cellSelection(
   q: HeatmapQuery,
   source: QuerySource,
-  options: { byDimension?: boolean } = {},
+  options: { byDimension?: boolean; band?: RowBand } = {},
 ): { cell: SqlFragment; from: SqlFragment } {
   const b = q.bounds;
   if (source === 'events') {
+    if (options.band && !isWholeGrid(options.band)) throw new Error('a band of rows is read from the rollups only');
     const filter = heatmapFilter(q);
     return { cell: cellKey(q), from: sql`events PREWHERE ${filter.prewhere} WHERE ${filter.where}` };
   }
@@ -165,7 +216,8 @@ export function cellSelection(
       q.eventName !== undefined
         ? sql`event_name = ${q.eventName} AND has_sample = 0`
         : sql`has_sample = 1 AND event_name = ''`;
-    const rows = sql`map_id = ${q.mapId} AND ${mode}`;
+    const band = bandCondition(options.band, q, grid.size, `cell_y${grid.cellColumnsSuffix ?? ''}`);
+    const rows = sql`map_id = ${q.mapId} AND ${mode}${band}`;
     const monday = firstWholeWeek(window);
     const columns = overviewColumns(grid);
     return {
@@ -182,9 +234,24 @@ export function cellSelection(
   return {
     cell,
     from: sql`${identifier(grid.table)}
-        WHERE ${projectAndDays(q.projectId, window)} AND map_id = ${q.mapId} AND ${mode}${dimensionConditions(q)}
+        WHERE ${projectAndDays(q.projectId, window)} AND map_id = ${q.mapId} AND ${mode}${dimensionConditions(q)}${bandCondition(options.band, q, grid.size, 'cell_y')}
           AND ${x.inside} AND ${y.inside}`,
   };
+}
+
+/**
+ * ` AND …` keeping the rollup rows of a band of the heatmap's rows, on the grid's own y column
+ * (a range of the sorting key after the day: the server skips the other rows' granules); nothing
+ * for the whole grid. Heatmap row r holds the grid cells whose y·grid − minY lies in
+ * [r·cellSize, (r + 1)·cellSize) (rollupAxis), and bounds and cell size are multiples of the grid:
+ * the band's edges are whole grid cells. The last band is open: it keeps the edge cell that
+ * rollupAxis puts in the last row.
+ */
+function bandCondition(band: RowBand | undefined, q: HeatmapQuery, gridSize: number, column: string): SqlFragment {
+  if (band === undefined) return sql``;
+  const cell = (row: number) => (q.bounds.worldMinY + row * q.cellSize) / gridSize;
+  const from = band.from > 0 ? sql` AND ${identifier(column)} >= ${cell(band.from)}` : sql``;
+  return band.below === undefined ? from : sql`${from} AND ${identifier(column)} < ${cell(band.below)}`;
 }
 
 /**
@@ -318,9 +385,10 @@ function rollupAxis(
  * make every heatmap several times slower.
  * Averages are rounded to 0.001 (fps, ms, MB) here: 17 significant digits of noise per value
  * cost ~10 ms of formatting and parsing on a 10,000-cell map, and a third of the bytes.
+ * `band`: only the cells of those rows (rollups only, rowBands), on the band's threads.
  */
-export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource): SqlFragment {
-  const { cell, from } = cellSelection(q, source);
+export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource, band: RowBand = WHOLE_GRID): SqlFragment {
+  const { cell, from } = cellSelection(q, source, { band });
   const a = CELL_AGGREGATES[source];
   const b = q.bounds;
   const nx = cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize);
@@ -345,7 +413,7 @@ export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource): SqlFragme
          FROM ${from}
         GROUP BY ${cell} AS cell
         ORDER BY cell
-        ${BOUNDED_GROUPING}`;
+        ${boundedGrouping(band.threads)}`;
 }
 
 const ROW_START = '{"weight":';

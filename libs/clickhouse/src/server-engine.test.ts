@@ -30,6 +30,12 @@ describe('engineFromVersion', () => {
     expect(engineFromVersion('26.7.3.1', 16).funnelSlices).toEqual({ count: 1 });
   });
 
+  it("large heatmaps are counted in two bands on both generations, each on its share of the server's threads", () => {
+    expect(engineFromVersion('18.16.1', 2).heatmapSlices).toEqual({ count: 2, threadsEach: 1 });
+    expect(engineFromVersion('26.7.3.1', 16).heatmapSlices).toEqual({ count: 2, threadsEach: 8 });
+    expect(engineFromVersion('26.7.3.1').heatmapSlices).toEqual({ count: 2 });
+  });
+
   it('reads max_threads as both generations show it', () => {
     expect(threadsFromSetting('2')).toBe(2);
     expect(threadsFromSetting('auto(16)')).toBe(16);

@@ -1,6 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { ValueBinding } from './sql.js';
 
+/** One query's work split into `count` concurrent queries, each on `threadsEach` threads (the server's default when absent). */
+export type QuerySlices = { count: number; threadsEach?: number };
+
 /**
  * What the server FrameDeck talks to can do. Both supported generations run the same
  * application SQL; the few differences are decided here, from the server's own version,
@@ -55,7 +58,20 @@ export type ServerEngine = {
    * thread each 240–246, two each 241–250). Measured on two cores (docs/performance.md,
    * "thirteenth" and "fourteenth run"); the versions between go with their generation.
    */
-  funnelSlices: { count: number; threadsEach?: number };
+  funnelSlices: QuerySlices;
+  /**
+   * How a large heatmap (libs/analytics heatmap.query.ts, SLICED_HEATMAP_CELLS) is counted: in
+   * `count` bands of its rows at once, each query on `threadsEach` threads. Its cost is the
+   * cells' aggregation and their frame-time quantiles, which one query merges and finishes on one
+   * thread; two bands at once finish on two. Measured on the bench's 10 M events, two cores,
+   * direct SQL over HTTP, p50 of 12–40 alternating runs (docs/performance.md, twenty-eighth run):
+   *  - 18.16: 10-unit Events, 30 days (10,000 cells) 68–87 → 57–74 ms; 5-unit Performance, 7 days
+   *    (40,000 cells) 414–422 → 242–245; 5-unit Events, 30 days 198 → 132;
+   *  - 26.7: 10-unit Events 109 → 100; 5-unit Performance 420 → 263;
+   *  - two bands on every thread each were no faster than one thread each, and four bands slower.
+   * Both generations count in two bands, never on more threads in all than one query would use.
+   */
+  heatmapSlices: QuerySlices;
   /** CREATE USER / GRANT / ROW POLICY and views with SQL SECURITY DEFINER (the sandbox's server-side wall). */
   accessControl: boolean;
 };
@@ -77,13 +93,14 @@ export function engineFromVersion(version: string, serverThreads?: number): Serv
     rollupInsertSettings: major >= 21 ? { optimize_on_insert: 0 } : {},
     mutationSettings: legacy ? {} : { mutations_sync: 0 },
     funnelSlices: legacy ? shareThreads(2, serverThreads) : { count: 1 },
+    heatmapSlices: shareThreads(2, serverThreads),
     // SQL SECURITY DEFINER views arrived in 24.2; older modern servers keep the parser as the only wall.
     accessControl: major >= 25 || (major === 24 && Number.parseInt(version.split('.')[1] ?? '0', 10) >= 8),
   };
 }
 
 /** `count` slices, each with an equal share of the server's threads (at least one). */
-function shareThreads(count: number, serverThreads: number | undefined): ServerEngine['funnelSlices'] {
+function shareThreads(count: number, serverThreads: number | undefined): QuerySlices {
   if (serverThreads === undefined) return { count };
   return { count, threadsEach: Math.max(1, Math.floor(serverThreads / count)) };
 }
