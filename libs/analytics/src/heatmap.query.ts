@@ -136,7 +136,8 @@ export async function heatmapJson(
   source: QuerySource = 'rollups',
 ): Promise<Buffer> {
   const from = heatmapSource(q, source);
-  const bands = from === 'rollups' ? rowBands(q, (await clickhouse.engine()).heatmapSlices) : [WHOLE_GRID];
+  const banded = from === 'rollups' && largeGrid(q);
+  const bands = banded ? rowBands(q, (await clickhouse.engine()).heatmapSlices) : [WHOLE_GRID];
   const parts = await Promise.all(bands.map((band) => clickhouse.jsonLines(heatmapCellsSql(q, from, band))));
   return withWeights(Buffer.concat(parts), q.eventName === undefined ? 'frameTime' : 'count');
 }
@@ -157,6 +158,15 @@ const isWholeGrid = (band: RowBand) => band.from === 0 && band.below === undefin
  */
 export const BANDED_HEATMAP_CELLS = 10_000;
 
+/** Whether the heatmap's grid has BANDED_HEATMAP_CELLS cells or more. */
+function largeGrid(q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>): boolean {
+  const b = q.bounds;
+  return (
+    cellsAlong(b.worldMinY, b.worldMaxY, q.cellSize) * cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize) >=
+    BANDED_HEATMAP_CELLS
+  );
+}
+
 /**
  * The bands a heatmap is counted in: `slices.count` adjoining bands of about equal rows when
  * the grid has BANDED_HEATMAP_CELLS cells or more (at most one a row), else the whole grid.
@@ -165,11 +175,9 @@ export function rowBands(
   q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
   slices: ServerEngine['heatmapSlices'],
 ): RowBand[] {
-  const b = q.bounds;
-  const rows = cellsAlong(b.worldMinY, b.worldMaxY, q.cellSize);
-  const cells = rows * cellsAlong(b.worldMinX, b.worldMaxX, q.cellSize);
+  const rows = cellsAlong(q.bounds.worldMinY, q.bounds.worldMaxY, q.cellSize);
   const count = Math.min(slices.count, rows);
-  if (cells < BANDED_HEATMAP_CELLS || count < 2) return [WHOLE_GRID];
+  if (!largeGrid(q) || count < 2) return [WHOLE_GRID];
   const threads = slices.threadsEach !== undefined ? { threads: slices.threadsEach } : {};
   const edge = (i: number) => Math.round((i * rows) / count);
   return Array.from({ length: count }, (_, i) => ({
