@@ -1,7 +1,7 @@
 import { engineFromVersion } from '@framedeck/clickhouse';
 import { describe, expect, it } from 'vitest';
 import { entitySlices, FUNNEL_UNDECIDED_LIMIT, queryFunnel } from './funnels.query.js';
-import { legacy, sentSql } from './sent-sql.testing.js';
+import { answeredOnceTwoSent, legacy, sentSql } from './sent-sql.testing.js';
 
 const HALF = '9223372036854775808'; // 2^63
 const q = {
@@ -29,16 +29,7 @@ describe('funnels counted in slices of the entities (ServerEngine.funnelSlices)'
 
   it('18.16: both halves of the player hashes are bounded at once', async () => {
     // No answer until both bounds queries are sent: sent one after the other, the first would wait.
-    let bothSent!: () => void;
-    const gate = new Promise<void>((resolve) => (bothSent = resolve));
-    const held = async (n: number) => {
-      if (n === 2) bothSent();
-      const late = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('the second half was not sent while the first ran')), 2_000),
-      );
-      await Promise.race([gate, late]);
-      return [];
-    };
+    const held = answeredOnceTwoSent('the second half was not sent while the first ran');
     const sent = await sentSql((reader) => queryFunnel(reader, q), held);
     expect(legacy.funnelSlices.count).toBe(2);
     expect(sent).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { engineFromVersion } from '@framedeck/clickhouse';
 import { describe, expect, it } from 'vitest';
 import { BANDED_HEATMAP_CELLS, heatmapJson, rowBands, type HeatmapQuery } from './heatmap.query.js';
-import { sentSql } from './sent-sql.testing.js';
+import { answeredOnceTwoSent, sentSql } from './sent-sql.testing.js';
 
 // A 1000 × 1000 map, as the bench's: 10-unit cells are 100 rows of 100, 10,000 cells.
 const bounds = { worldMinX: 0, worldMinY: 0, worldMaxX: 1000, worldMaxY: 1000, worldMinZ: null, worldMaxZ: null };
@@ -42,16 +42,9 @@ describe('large heatmaps counted in bands of rows (ServerEngine.heatmapSlices)',
 
   it('18.16, 10-unit Events view: both bands are sent at once, each on one thread, on its grid rows', async () => {
     // No answer until both bands are sent: sent one after the other, the first would wait.
-    let bothSent!: () => void;
-    const gate = new Promise<void>((resolve) => (bothSent = resolve));
-    const held = async (n: number) => {
-      if (n === 2) bothSent();
-      const late = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('the second band was not sent while the first ran')), 2_000),
-      );
-      await Promise.race([gate, late]);
-      return n === 1 ? [cellLine(5, 2), cellLine(15, 4)] : [cellLine(505, 8)];
-    };
+    const held = answeredOnceTwoSent('the second band was not sent while the first ran', (n) =>
+      n === 1 ? [cellLine(5, 2), cellLine(15, 4)] : [cellLine(505, 8)],
+    );
     let answer = '';
     const sent = await sentSql(async (reader) => (answer = (await heatmapJson(reader, q)).toString()), held, twoCores);
     expect(sent).toHaveLength(2);

@@ -28,3 +28,19 @@ export async function sentSql(
   await run(reader);
   return sent;
 }
+
+/**
+ * An `answer` for sentSql that answers nothing until the second query is sent: queries meant to
+ * run at once pass, queries sent one after the other fail with `what` ("the second half was not
+ * sent while the first ran"). Then the n-th query is answered with `rows(n)`.
+ */
+export function answeredOnceTwoSent(what: string, rows: (n: number) => unknown[] = () => []) {
+  let secondSent!: () => void;
+  const gate = new Promise<void>((resolve) => (secondSent = resolve));
+  return async (n: number): Promise<unknown[]> => {
+    if (n === 2) secondSent();
+    const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(what)), 2_000));
+    await Promise.race([gate, late]);
+    return rows(n);
+  };
+}
