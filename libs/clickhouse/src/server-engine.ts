@@ -60,7 +60,7 @@ export type ServerEngine = {
    */
   funnelSlices: QuerySlices;
   /**
-   * How a large heatmap (libs/analytics heatmap.query.ts, SLICED_HEATMAP_CELLS) is counted: in
+   * How a large heatmap (libs/analytics heatmap.query.ts, BANDED_HEATMAP_CELLS) is counted: in
    * `count` bands of its rows at once, each query on `threadsEach` threads. Its cost is the
    * cells' aggregation and their frame-time quantiles, which one query merges and finishes on one
    * thread; two bands at once finish on two. Measured on the bench's 10 M events, two cores,
@@ -68,7 +68,8 @@ export type ServerEngine = {
    *  - 18.16: 10-unit Events, 30 days (10,000 cells) 68–87 → 57–74 ms; 5-unit Performance, 7 days
    *    (40,000 cells) 414–422 → 242–245; 5-unit Events, 30 days 198 → 132;
    *  - 26.7: 10-unit Events 109 → 100; 5-unit Performance 420 → 263;
-   *  - two bands on every thread each were no faster than one thread each, and four bands slower.
+   *  - two bands on every thread each: slower than one thread each on 18.16 (67–82 and 250–273
+   *    ms), about as fast on 26.7 (96 and 274); four bands slower than two on both.
    * Both generations count in two bands, never on more threads in all than one query would use.
    */
   heatmapSlices: QuerySlices;
