@@ -1,5 +1,5 @@
 import { raw, sql, type ClickHouseReader, type SqlFragment } from '@framedeck/clickhouse';
-import { BOUNDED_GROUPING } from './grouping-settings.js';
+import { boundedGrouping } from './grouping-settings.js';
 import { dimensionConditions, type DimensionFilter } from './dimension-filter.js';
 import { BYTES_PER_MB } from './heatmap.query.js';
 import type { QuerySource } from './query-source.js';
@@ -243,7 +243,7 @@ export async function compareBuilds(
     await clickhouse.rows<BuildRow>(sql`SELECT build_id, groupArray(map_id) AS map_ids, ${overallColumns()}
       FROM (SELECT build_id, map_id, ${from} GROUP BY build_id, map_id)
      GROUP BY build_id
-     ${BOUNDED_GROUPING}`);
+     ${boundedGrouping()}`);
   const perMap = overall
     .flatMap((row) => row.map_ids.map((_, i) => mapRow(row, i)))
     .sort((a, b) => byBytes(a.map_id!, b.map_id!));

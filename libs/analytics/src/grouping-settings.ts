@@ -20,7 +20,6 @@ import { raw, type SqlFragment } from '@framedeck/clickhouse';
 export function boundedGrouping(threads?: number): SqlFragment {
   return raw(`SETTINGS group_by_two_level_threshold_bytes = 0${threadShare(threads)}`);
 }
-export const BOUNDED_GROUPING: SqlFragment = boundedGrouping();
 
 /**
  * The SETTINGS clause of a query that groups into one key per player or session, each holding

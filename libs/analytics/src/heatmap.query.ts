@@ -136,6 +136,7 @@ export async function heatmapJson(
   source: QuerySource = 'rollups',
 ): Promise<Buffer> {
   const from = heatmapSource(q, source);
+  // Only a large grid asks the server how to share it (the probe is asked once per reader).
   const banded = from === 'rollups' && largeGrid(q);
   const bands = banded ? rowBands(q, (await clickhouse.engine()).heatmapSlices) : [WHOLE_GRID];
   const parts = await Promise.all(bands.map((band) => clickhouse.jsonLines(heatmapCellsSql(q, from, band))));
@@ -168,8 +169,8 @@ function largeGrid(q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>): boolean {
 }
 
 /**
- * The bands a heatmap is counted in: `slices.count` adjoining bands of about equal rows when
- * the grid has BANDED_HEATMAP_CELLS cells or more (at most one a row), else the whole grid.
+ * A grid's rows as `slices.count` adjoining bands of about equal rows (at most one a row; the
+ * whole grid when that leaves fewer than two). heatmapJson bands only large grids (largeGrid).
  */
 export function rowBands(
   q: Pick<HeatmapQuery, 'bounds' | 'cellSize'>,
@@ -177,7 +178,7 @@ export function rowBands(
 ): RowBand[] {
   const rows = cellsAlong(q.bounds.worldMinY, q.bounds.worldMaxY, q.cellSize);
   const count = Math.min(slices.count, rows);
-  if (!largeGrid(q) || count < 2) return [WHOLE_GRID];
+  if (count < 2) return [WHOLE_GRID];
   const threads = slices.threadsEach !== undefined ? { threads: slices.threadsEach } : {};
   const edge = (i: number) => Math.round((i * rows) / count);
   return Array.from({ length: count }, (_, i) => ({
