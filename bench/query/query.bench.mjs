@@ -44,8 +44,8 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
  * keeps SAMPLES. The p95 of 20 samples is the second slowest, so one stall of the machine
  * (another process, a collector pause) moved it by a third: the status's growth read 1.35, 1.09,
  * 0.94 and 1.11 in four runs on the same data sets. 5 s still left a 35 ms heatmap ~54 samples a
- * size (the two sizes alternate): its growth read 1.35, 1.45, 1.12 and 1.17 in four runs on the
- * same data sets, 1.07 and 1.17 in two runs of 20 s (docs/performance.md, thirty-first run).
+ * size (the two sizes alternate): its growth read 1.45, 1.12 and 1.17 in three runs on the same
+ * data sets, 1.07 and 1.17 in two runs of 20 s (docs/performance.md, thirty-first run).
  */
 const SAMPLE_SECONDS = Number(process.env.BENCH_SAMPLE_SECONDS ?? 20);
 const MAX_SAMPLES = 400;
