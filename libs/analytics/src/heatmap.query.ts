@@ -428,29 +428,36 @@ export function heatmapCellsSql(q: HeatmapQuery, source: QuerySource, band: RowB
 const ROW_START = '{"weight":';
 const COUNT_KEY = '"event_count":';
 
+/** A row's first bytes: its weight and event_count fields, read as a short string. */
+const ROW_HEAD_BYTES = 96;
+const NEWLINE = 0x0a;
+
 /**
  * The cells' JSON array with each weight filled in (0..1): avg_frame_time / the largest in
  * Performance mode (hot = slow) unless no cell has a frame time, else event_count / the
  * largest. `lines` are heatmapCellsSql's, whose weight holds the cell's avg_frame_time; only
- * that number and event_count are read from each line, the rest is copied byte for byte (latin1
- * maps each byte to one character and back).
+ * that number and event_count are read from each line's first bytes, the rest is copied byte for
+ * byte. No string of the whole answer is made: V8 keeps a string over ~128 KB in its old
+ * generation, and one per request (350 KB for a 25-unit map, 9 MB for a 5-unit one) kept a full
+ * collection running on the API's thread every few requests (docs/performance.md, thirty-first run).
  */
 export function withWeights(lines: Buffer, by: 'frameTime' | 'count'): Buffer {
-  const text = lines.toString('latin1');
   const rows: { end: number; afterWeight: number; frameTime: number; count: number }[] = [];
   let topFrameTime = 0;
   let topCount = 0;
-  for (let start = 0; start < text.length;) {
-    const end = text.indexOf('\n', start);
-    const afterWeight = text.indexOf(',', start);
-    const countAt = afterWeight + 1 + COUNT_KEY.length;
-    const frameTime = Number(text.slice(start + ROW_START.length, afterWeight));
-    const count = Number(text.slice(countAt, text.indexOf(',', countAt)));
-    const wellFormed = text.startsWith(ROW_START, start) && text.startsWith(COUNT_KEY, afterWeight + 1);
+  for (let start = 0; start < lines.length;) {
+    const end = lines.indexOf(NEWLINE, start);
+    const head = lines.toString('latin1', start, Math.min(end === -1 ? lines.length : end, start + ROW_HEAD_BYTES));
+    const weightEnd = head.indexOf(',');
+    const countAt = weightEnd + 1 + COUNT_KEY.length;
+    const countEnd = head.indexOf(',', countAt);
+    const frameTime = Number(head.slice(ROW_START.length, weightEnd));
+    const count = Number(head.slice(countAt, countEnd));
+    const wellFormed = head.startsWith(ROW_START) && head.startsWith(COUNT_KEY, weightEnd + 1) && countEnd !== -1;
     if (!wellFormed || end === -1 || !Number.isFinite(frameTime) || !Number.isFinite(count)) {
-      throw new Error(`not a heatmap row (weight and count first): ${text.slice(start, start + 80)}`);
+      throw new Error(`not a heatmap row (weight and count first): ${head.slice(0, 80)}`);
     }
-    rows.push({ end, afterWeight, frameTime, count });
+    rows.push({ end, afterWeight: start + weightEnd, frameTime, count });
     topFrameTime = Math.max(topFrameTime, frameTime);
     topCount = Math.max(topCount, count);
     start = end + 1;
