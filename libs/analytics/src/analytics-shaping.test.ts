@@ -44,6 +44,14 @@ describe('heatmap weights (withWeights)', () => {
     ]);
   });
 
+  it('a line longer than the head it is read from is copied whole, byte for byte', () => {
+    const tail = `"p95_frame_time":20.5,"note":"${'é'.repeat(200)}"`;
+    const line = Buffer.from(`{"weight":16.5,"event_count":3,${tail}}\n{"weight":33,"event_count":1,${tail}}\n`);
+    const cells = JSON.parse(withWeights(line, 'frameTime').toString('utf8')) as { weight: number; note: string }[];
+    expect(cells.map((c) => c.weight)).toEqual([0.5, 1]);
+    expect(cells.map((c) => c.note)).toEqual(['é'.repeat(200), 'é'.repeat(200)]);
+  });
+
   it('no cells: an empty array; a line not shaped by heatmapCellsSql is an error', () => {
     expect(withWeights(Buffer.alloc(0), 'count').toString()).toBe('[]');
     expect(() => withWeights(Buffer.from('{"event_count":1,"weight":2}\n'), 'count')).toThrow(/not a heatmap row/);
