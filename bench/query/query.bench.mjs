@@ -128,9 +128,16 @@ async function latestDataSet(rows) {
     age: Number(row.age),
   };
 }
-/** Projects already said not to be reusable (the check runs twice per size). */
-const toldNotReused = new Set();
-async function reusableProject(rows) {
+/**
+ * Whether a data set of `rows` events can be reused, asked once per size (and said once): nothing
+ * before the loads changes the answer (the drop below runs only when no size is reusable).
+ */
+const reusable = new Map();
+const reusableProject = (rows) => {
+  if (!reusable.has(rows)) reusable.set(rows, findReusableProject(rows));
+  return reusable.get(rows);
+};
+async function findReusableProject(rows) {
   if (process.env.BENCH_REUSE === '0') return undefined;
   const set = await latestDataSet(rows);
   if (!set || set.n < rows || set.age > 6 * 3600) return undefined;
@@ -140,9 +147,7 @@ async function reusableProject(rows) {
   // such a set measured 12.1 M events as "10 M" (funnels by session 2.4–3 times slower, every growth
   // understated; docs/performance.md, thirty-first run).
   if (set.inProject > set.n) {
-    if (!toldNotReused.has(set.project))
-      log(`not reusing project ${set.project}: it holds ${set.inProject - set.n} rows of an ingest phase`);
-    toldNotReused.add(set.project);
+    log(`not reusing project ${set.project}: it holds ${set.inProject - set.n} rows of an ingest phase`);
     return undefined;
   }
   return set.project;
@@ -490,34 +495,52 @@ const percentile = (xs, p) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-const stats = (xs) => ({
+const figures = (xs) => ({
   n: xs.length,
   p50: round(percentile(xs, 50)),
   p95: round(percentile(xs, 95)),
   max: round(Math.max(...xs)),
 });
+/** A query's samples (timeHttp) as figures: the whole request's, and the API's share of its p50 and p95. */
+const stats = (samples) => {
+  const toLastByte = samples.map((s) => s.lastByteMs);
+  return {
+    ...figures(samples.map((s) => s.ms)),
+    lastByteP50: round(percentile(toLastByte, 50)),
+    lastByteP95: round(percentile(toLastByte, 95)),
+  };
+};
 const round = (x) => Math.round(x * 10) / 10;
 
-async function fetchJson(url, apiKey = key) {
+/**
+ * One request: its answer parsed, the time until it was (`ms`, what a client waits before it can
+ * draw: the figure measured against the ceilings) and the time to the answer's last byte (the API's
+ * share). They differ by the client's JSON.parse: ~14 ms for a 10,000-cell heatmap's 2.2 MB on a
+ * slow machine of this kind (docs/performance.md, thirty-second run).
+ */
+async function requestJson(url, apiKey = key) {
+  const started = performance.now();
   const res = await fetch(url, { headers: { 'x-api-key': apiKey } });
-  const body = await res.json();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const lastByteMs = performance.now() - started;
+  const body = JSON.parse(bytes.toString('utf8'));
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
+  return { body, ms: performance.now() - started, lastByteMs };
 }
+const fetchJson = async (url, apiKey = key) => (await requestJson(url, apiKey)).body;
 
 /** Queries whose samples a background merge overlapped (named in the results). */
 const mergesWhileSampling = new Set();
 
 async function timeHttp(url, n, apiKey = key) {
   await untilNoMerges();
-  const times = [];
+  const samples = [];
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fetchJson(url, apiKey);
-    times.push(performance.now() - t);
+    const { ms, lastByteMs } = await requestJson(url, apiKey);
+    samples.push({ ms, lastByteMs });
   }
   if ((await mergesRunning()) > 0) mergesWhileSampling.add(url);
-  return times;
+  return samples;
 }
 
 log('warming up');
@@ -557,6 +580,8 @@ if (large) {
       p95AtBase: idle[name].p95,
       p95AtRows: at.p95,
       p50AtRows: at.p50,
+      lastByteP95AtBase: idle[name].lastByteP95,
+      lastByteP95AtRows: at.lastByteP95,
       ceilingMs: CEILINGS[name],
       p95ToCeiling: Math.round((at.p95 / CEILINGS[name]) * 100) / 100,
       growth: Math.round((at.p95 / idle[name].p95) * 100) / 100,
@@ -651,7 +676,7 @@ async function measurePostgres() {
       await pgClient.query(text, [projectId]);
       if (i > 0) times.push(performance.now() - t); // the first run warms the cache
     }
-    postgres[name] = stats(times);
+    postgres[name] = figures(times);
     log(`postgres ${name}`, postgres[name]);
   }
   await pgClient.end();
@@ -675,7 +700,8 @@ const results = {
     growthLoadSeconds: large ? (large.loadSeconds === null ? 'reused' : round(large.loadSeconds)) : null,
   },
   method:
-    `sequential HTTP requests through the API (after 3 warm-up requests), milliseconds: idle, at least ${SAMPLES} ` +
+    `sequential HTTP requests through the API (after 3 warm-up requests), milliseconds until the answer was parsed ` +
+    `(lastByte: until its last byte arrived): idle, at least ${SAMPLES} ` +
     `per query and ${SAMPLE_SECONDS} s (at most ${MAX_SAMPLES}; n says how many), while ingesting ${SAMPLES}; ` +
     `PostgreSQL ${PG_SAMPLES} runs after one warm-up`,
   idle: Object.fromEntries(
@@ -714,19 +740,18 @@ mkdirSync(`${root}artifacts/bench`, { recursive: true });
 writeFileSync(`${root}artifacts/bench/query.json`, `${JSON.stringify(results, null, 2)}\n`);
 
 const rows = [
-  ...Object.entries(results.idle).map(([k, v]) => [`${k} (idle)`, v.p50, v.p95, v.ceilingMs, v.p95ToCeiling]),
+  ...Object.entries(results.idle).map(([k, v]) => [`${k} (idle)`, v, v.ceilingMs, v.p95ToCeiling]),
   ...Object.entries(loaded).map(([k, v]) => [
     `${k} (ingesting ${achievedRate}/s)`,
-    v.p50,
-    v.p95,
+    v,
     LOADED_CEILINGS[k],
     results.whileIngesting[k].p95ToCeiling,
   ]),
 ];
-console.log('\nquery (HTTP API)                      p50 ms   p95 ms  ceiling  p95/ceiling');
-for (const [name, p50, p95, ceiling, ratio] of rows) {
+console.log('\nquery (HTTP API)                      p50 ms   p95 ms  ceiling  p95/ceiling  p95 to last byte');
+for (const [name, v, ceiling, ratio] of rows) {
   console.log(
-    `${name.padEnd(36)} ${String(p50).padStart(7)} ${String(p95).padStart(8)} ${String(ceiling).padStart(8)} ${String(ratio).padStart(12)}`,
+    `${name.padEnd(36)} ${String(v.p50).padStart(7)} ${String(v.p95).padStart(8)} ${String(ceiling).padStart(8)} ${String(ratio).padStart(12)} ${String(v.lastByteP95).padStart(17)}`,
   );
 }
 console.log('\nPostgreSQL 15, same rows            p50 ms   × ClickHouse-through-API p50');
@@ -736,10 +761,13 @@ for (const [name, v] of Object.entries(results.postgres ?? {}).filter(([, v]) =>
   );
 }
 if (growth) {
-  console.log(`\ngrowth, same run: p95 at ${BASE_ROWS} vs ${ROWS} events (ms)   ceiling  p95/ceiling  growth`);
+  console.log(
+    `\ngrowth, same run: p95 at ${BASE_ROWS} vs ${ROWS} events (ms)   ceiling  p95/ceiling  growth  to last byte`,
+  );
   for (const [name, g] of Object.entries(growth)) {
+    const toLastByte = `${g.lastByteP95AtBase} → ${g.lastByteP95AtRows}`;
     console.log(
-      `${name.padEnd(22)} ${String(g.p95AtBase).padStart(8)} ${String(g.p95AtRows).padStart(10)} ${String(g.ceilingMs).padStart(14)} ${String(g.p95ToCeiling).padStart(12)} ${String(g.growth).padStart(7)}${NOT_ROLLUP_SERVED.has(name) ? `  (${g.costGrowsWith})` : ''}`,
+      `${name.padEnd(22)} ${String(g.p95AtBase).padStart(8)} ${String(g.p95AtRows).padStart(10)} ${String(g.ceilingMs).padStart(14)} ${String(g.p95ToCeiling).padStart(12)} ${String(g.growth).padStart(7)} ${toLastByte.padStart(13)}${NOT_ROLLUP_SERVED.has(name) ? `  (${g.costGrowsWith})` : ''}`,
     );
   }
 }
