@@ -11,9 +11,10 @@ import { namesTable, recordingClient } from './recording-client.js';
 // The heatmap overviews are added to databases that already hold events, or rebuilt there, by
 // their migrations: clickhouse/030 and 031 (the 5-unit overviews of Performance and Events mode,
 // filled from the stored 5-unit cells), 033 (the 10-unit Events overview, filled from 031's rows)
-// and 037 (the 25-unit overview copied into 1,024-row granules and swapped in by name). Each case
+// and 037 and 039 (the 25-unit overview and the 10-unit Events overview copied into 1,024-row
+// granules and swapped in by name). Each case
 // upgrades a database migrated up to the first of them that holds events, inserts more after the
-// upgrade (they reach the overviews through their views: after 037's swap, only if the views
+// upgrade (they reach the overviews through their views: after the swaps, only if the views
 // write to the new tables), and requires every unfiltered 5-, 10- and 25-unit heatmap of either
 // mode, read from its overview, to equal the plain query over events.
 // Dates are recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
@@ -26,13 +27,15 @@ function overviewOf(cellSize: number, eventName: string | undefined): string[] {
       : eventName === undefined
         ? 'rollup_heatmap_overview_5'
         : cellSize === 10
-          ? 'rollup_heatmap_overview_10_events'
+          ? OVERVIEW_10_EVENTS
           : 'rollup_heatmap_overview_5_events';
   return [table, `${table}_weekly`];
 }
 
 /** Both modes' 25-unit overview: the default heatmaps' (037 gives it small granules). */
 const OVERVIEW_25 = 'rollup_heatmap_overview_25';
+/** The 10-unit Events overview (033; 039 gives it small granules). */
+const OVERVIEW_10_EVENTS = 'rollup_heatmap_overview_10_events';
 
 /** Performance mode (no name) and Events mode for each of the fixture's names. */
 const MODES = [{ eventName: undefined }, ...RANDOM_TELEMETRY_NAMES.map((eventName) => ({ eventName }))];
@@ -40,7 +43,7 @@ const MODES = [{ eventName: undefined }, ...RANDOM_TELEMETRY_NAMES.map((eventNam
 describe.each([
   { migrations: '030, 031 and 033', migratedBefore: 30 },
   { migrations: '033 and 037', migratedBefore: 33 },
-  { migrations: '037', migratedBefore: 37 },
+  { migrations: '037 and 039', migratedBefore: 37 },
 ])('$migrations on a database with heatmap events', ({ migratedBefore }) => {
   let database: OwnDatabase | undefined;
   let clickhouse: ClickHouseWriter;
@@ -79,13 +82,16 @@ describe.each([
     },
   );
 
-  it('keeps the 25-unit overview in 1,024-row granules, with no table of the swap left over', async () => {
-    const tables = await clickhouse.rows<{ name: string; engine_full: string }>(
-      sql`SELECT name, engine_full FROM system.tables
-           WHERE database = currentDatabase() AND name LIKE ${`${OVERVIEW_25}%`} AND engine LIKE '%MergeTree'
-           ORDER BY name`,
-    );
-    expect(tables.map((t) => t.name)).toEqual([OVERVIEW_25, `${OVERVIEW_25}_weekly`]);
-    for (const table of tables) expect(table.engine_full, table.name).toMatch(/index_granularity = 1024\b/);
-  });
+  it.each([OVERVIEW_25, OVERVIEW_10_EVENTS])(
+    'keeps %s in 1,024-row granules, with no table of the swap left over',
+    async (overview) => {
+      const tables = await clickhouse.rows<{ name: string; engine_full: string }>(
+        sql`SELECT name, engine_full FROM system.tables
+             WHERE database = currentDatabase() AND name LIKE ${`${overview}%`} AND engine LIKE '%MergeTree'
+             ORDER BY name`,
+      );
+      expect(tables.map((t) => t.name)).toEqual([overview, `${overview}_weekly`]);
+      for (const table of tables) expect(table.engine_full, table.name).toMatch(/index_granularity = 1024\b/);
+    },
+  );
 });
