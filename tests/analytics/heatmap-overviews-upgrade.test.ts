@@ -12,11 +12,11 @@ import { namesTable, recordingClient } from './recording-client.js';
 // their migrations: clickhouse/030 and 031 (the 5-unit overviews of Performance and Events mode,
 // filled from the stored 5-unit cells), 033 (the 10-unit Events overview, filled from 031's rows)
 // and 037 and 039 (the 25-unit overview and the 10-unit Events overview copied into 1,024-row
-// granules and swapped in by name). Each case
-// upgrades a database migrated up to the first of them that holds events, inserts more after the
-// upgrade (they reach the overviews through their views: after the swaps, only if the views
-// write to the new tables), and requires every unfiltered 5-, 10- and 25-unit heatmap of either
-// mode, read from its overview, to equal the plain query over events.
+// granules and swapped in by name). Each case upgrades a database migrated up to the first of them
+// that holds events, inserts more after the upgrade (they reach the overviews through their views:
+// after the swaps, only if the views write to the new tables), and requires every unfiltered 5-,
+// 10- and 25-unit heatmap of either mode, read from its overview, to equal the plain query over
+// events.
 // Dates are recent: a modern server's TTL would expire rows dated at the fixtures' NOW.
 
 /** The overview (daily and weekly tables) an unfiltered heatmap of this cell size and mode reads. */
